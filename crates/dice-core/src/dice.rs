@@ -1,0 +1,359 @@
+//! The dice: throws derived from a seed, or a script of real rolls.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use sha2::{Digest, Sha256};
+
+use crate::Seed;
+
+/// The most dice (or sticks) a throw can hold: the bits of one byte.
+pub const MAX_DICE: u8 = 8;
+
+/// The bits of throw number `n` of a game with this seed: the first byte of
+/// `SHA-256(seed ++ "roll:" ++ decimal(n))`.
+///
+/// Die `i` is bit `i` (least significant first). This derivation is
+/// value-stable: it is pinned by known-answer tests, because changing it would
+/// change every game ever recorded.
+///
+/// ```
+/// use dice_core::{throw_bits, Seed};
+///
+/// let seed = Seed::new("royalur pinned one")?;
+/// // Throw 0 is 1100 in die order: dice 0 and 1 marked.
+/// assert_eq!(throw_bits(&seed, 0) & 0b1111, 0b0011);
+/// # Ok::<(), dice_core::SeedError>(())
+/// ```
+#[must_use]
+pub fn throw_bits(seed: &Seed, n: u64) -> u8 {
+    first_byte(Sha256::new_with_prefix(seed.as_bytes()), n)
+}
+
+/// Finishes `prefix` (which has absorbed the seed) with `roll:n` and returns
+/// the digest's first byte.
+fn first_byte(mut prefix: Sha256, n: u64) -> u8 {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    prefix.update(b"roll:");
+    prefix.update(&digits[at..]);
+    prefix.finalize()[0]
+}
+
+/// The faces of one throw: which dice (or sticks) came up marked, in die order.
+///
+/// Faces are written as a string of `0`/`1`, die 0 first, e.g. `1011`. That
+/// text is also the serde form.
+///
+/// ```
+/// use dice_core::Faces;
+///
+/// let faces: Faces = "1011".parse()?;
+/// assert_eq!(faces.len(), 4);
+/// assert_eq!(faces.marked(), 3);
+/// assert!(faces.die(0) && !faces.die(1));
+/// assert_eq!(faces.to_string(), "1011");
+/// # Ok::<(), dice_core::ParseFacesError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Faces {
+    bits: u8,
+    len: u8,
+}
+
+impl Faces {
+    /// The first `len` dice of `bits` (die `i` is bit `i`); bits above them
+    /// are dropped, and `len` is capped at [`MAX_DICE`].
+    #[must_use]
+    pub const fn new(bits: u8, len: u8) -> Faces {
+        let len = if len > MAX_DICE { MAX_DICE } else { len };
+        let mask = if len >= 8 { 0xff } else { (1u8 << len) - 1 };
+        Faces { bits: bits & mask, len }
+    }
+
+    /// The faces of throw `n` of a game with this seed, with `len` dice.
+    ///
+    /// ```
+    /// use dice_core::{Faces, Seed};
+    ///
+    /// let seed = Seed::from_hex("5f1c9a")?;
+    /// assert_eq!(Faces::thrown(&seed, 0, 4).to_string(), "1001");
+    /// assert_eq!(Faces::thrown(&seed, 0, 3).to_string(), "100");
+    /// # Ok::<(), dice_core::SeedError>(())
+    /// ```
+    #[must_use]
+    pub fn thrown(seed: &Seed, n: u64, len: u8) -> Faces {
+        Faces::new(throw_bits(seed, n), len)
+    }
+
+    /// The dice as bits, die `i` at bit `i`.
+    #[must_use]
+    pub const fn bits(self) -> u8 {
+        self.bits
+    }
+
+    /// How many dice were thrown.
+    #[must_use]
+    pub const fn len(self) -> u8 {
+        self.len
+    }
+
+    /// Whether no dice were thrown at all.
+    #[must_use]
+    pub const fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// How many dice came up marked (the 1s).
+    #[must_use]
+    pub const fn marked(self) -> u8 {
+        self.bits.count_ones() as u8
+    }
+
+    /// Whether die `i` came up marked (false past the last die).
+    #[must_use]
+    pub const fn die(self, i: u8) -> bool {
+        i < self.len && (self.bits >> i) & 1 == 1
+    }
+}
+
+impl fmt::Display for Faces {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for i in 0..self.len {
+            f.write_str(if self.die(i) { "1" } else { "0" })?;
+        }
+        Ok(())
+    }
+}
+
+/// Text that is not 1 to 8 characters of `0` and `1`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("faces are 1 to 8 digits 0 or 1, not {0:?}")]
+pub struct ParseFacesError(pub String);
+
+impl FromStr for Faces {
+    type Err = ParseFacesError;
+
+    fn from_str(s: &str) -> Result<Faces, ParseFacesError> {
+        let err = || ParseFacesError(s.to_owned());
+        let len = u8::try_from(s.len()).map_err(|_| err())?;
+        if len == 0 || len > MAX_DICE {
+            return Err(err());
+        }
+        let mut bits = 0u8;
+        for (i, c) in s.bytes().enumerate() {
+            match c {
+                b'0' => {}
+                b'1' => bits |= 1 << i,
+                _ => return Err(err()),
+            }
+        }
+        Ok(Faces::new(bits, len))
+    }
+}
+
+impl Serialize for Faces {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Faces {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Faces, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// One roll of a game played with real dice: what it was worth, and the
+/// faces if they were written down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ScriptRoll {
+    /// The roll: what the throw was worth.
+    pub roll: u8,
+    /// The faces behind the roll, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faces: Option<Faces>,
+}
+
+impl ScriptRoll {
+    /// A roll with no faces.
+    #[must_use]
+    pub const fn new(roll: u8) -> ScriptRoll {
+        ScriptRoll { roll, faces: None }
+    }
+
+    /// A roll with the faces behind it.
+    #[must_use]
+    pub const fn with_faces(roll: u8, faces: Faces) -> ScriptRoll {
+        ScriptRoll { roll, faces: Some(faces) }
+    }
+}
+
+/// Where a game's throws come from.
+///
+/// A seeded source never runs out; a script ends with its last roll.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dice {
+    /// Throws derived from a seed (see [`throw_bits`]).
+    Seeded(Seed),
+    /// The rolls of a game played with real dice, in order.
+    Script(Vec<ScriptRoll>),
+}
+
+impl Dice {
+    /// The seed, for a seeded source.
+    #[must_use]
+    pub fn seed(&self) -> Option<&Seed> {
+        match self {
+            Dice::Seeded(seed) => Some(seed),
+            Dice::Script(_) => None,
+        }
+    }
+
+    /// The script, for a scripted source.
+    #[must_use]
+    pub fn script(&self) -> Option<&[ScriptRoll]> {
+        match self {
+            Dice::Seeded(_) => None,
+            Dice::Script(rolls) => Some(rolls),
+        }
+    }
+}
+
+/// A [`Dice`] ready to throw quickly: a seeded source keeps the hash state of
+/// its seed so that each throw only hashes the throw number.
+#[derive(Clone, Debug)]
+pub(crate) enum Thrower {
+    Seeded { seed: Seed, prefix: Sha256 },
+    Script(Vec<ScriptRoll>),
+}
+
+/// One throw as the game sees it: the faces when known, and for a script the
+/// roll it states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Thrown {
+    Faces(Faces),
+    Scripted(ScriptRoll),
+}
+
+impl Thrower {
+    pub(crate) fn new(dice: Dice) -> Thrower {
+        match dice {
+            Dice::Seeded(seed) => {
+                let prefix = Sha256::new_with_prefix(seed.as_bytes());
+                Thrower::Seeded { seed, prefix }
+            }
+            Dice::Script(rolls) => Thrower::Script(rolls),
+        }
+    }
+
+    pub(crate) fn dice(&self) -> Dice {
+        match self {
+            Thrower::Seeded { seed, .. } => Dice::Seeded(seed.clone()),
+            Thrower::Script(rolls) => Dice::Script(rolls.clone()),
+        }
+    }
+
+    pub(crate) fn seed(&self) -> Option<&Seed> {
+        match self {
+            Thrower::Seeded { seed, .. } => Some(seed),
+            Thrower::Script(_) => None,
+        }
+    }
+
+    /// Throw number `n` of the game with `len` dice; for a script, entry
+    /// `n - skip` (a script holds no opening throws). `None` when a script
+    /// has run out.
+    pub(crate) fn throw(&self, n: u64, skip: u64, len: u8) -> Option<Thrown> {
+        match self {
+            Thrower::Seeded { prefix, .. } => {
+                Some(Thrown::Faces(Faces::new(first_byte(prefix.clone(), n), len)))
+            }
+            Thrower::Script(rolls) => {
+                let index = usize::try_from(n.checked_sub(skip)?).ok()?;
+                rolls.get(index).copied().map(Thrown::Scripted)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn faces_of(seed: &Seed, count: u64) -> String {
+        (0..count).map(|n| Faces::thrown(seed, n, 4).to_string()).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn known_answers_of_the_dice_spec() {
+        let pinned = Seed::new("royalur pinned one").unwrap();
+        assert_eq!(faces_of(&pinned, 8), "1100 1101 0010 1010 0100 1010 0110 1001");
+        let hex = Seed::from_hex("5f1c9a").unwrap();
+        assert_eq!(faces_of(&hex, 6), "1001 0000 1100 1111 1100 0111");
+        let senet = Seed::new("senet example").unwrap();
+        assert_eq!(faces_of(&senet, 8), "1111 1011 0001 0111 0000 1101 0010 0101");
+    }
+
+    #[test]
+    fn sixty_four_throws_of_a_plain_seed_are_pinned() {
+        let seed = Seed::new("dice-core pin").unwrap();
+        let bits: Vec<String> = (0..64).map(|n| format!("{:02x}", throw_bits(&seed, n))).collect();
+        insta::assert_snapshot!(bits.join(" "));
+    }
+
+    #[test]
+    fn sixty_four_throws_of_a_seed_with_nul_and_ff_are_pinned() {
+        let seed = Seed::new([0x00, 0xff, b'r', 0x00, 0xff]).unwrap();
+        let bits: Vec<String> = (0..64).map(|n| format!("{:02x}", throw_bits(&seed, n))).collect();
+        insta::assert_snapshot!(bits.join(" "));
+    }
+
+    #[test]
+    fn large_throw_numbers_are_plain_decimal() {
+        let seed = Seed::new("x").unwrap();
+        let direct = Sha256::digest(b"xroll:10000")[0];
+        assert_eq!(throw_bits(&seed, 10_000), direct);
+        let direct = Sha256::digest(format!("xroll:{}", u64::MAX).as_bytes())[0];
+        assert_eq!(throw_bits(&seed, u64::MAX), direct);
+    }
+
+    #[test]
+    fn three_dice_are_the_first_three_of_four() {
+        let seed = Seed::new("senet example").unwrap();
+        for n in 0..32 {
+            let four = Faces::thrown(&seed, n, 4).to_string();
+            assert_eq!(Faces::thrown(&seed, n, 3).to_string(), four[..3]);
+        }
+    }
+
+    #[test]
+    fn faces_text_round_trips_and_refuses_junk() {
+        for text in ["0", "1", "101", "0000", "11111111"] {
+            assert_eq!(text.parse::<Faces>().unwrap().to_string(), text);
+        }
+        for text in ["", "2", "10a", "111111111", " 1"] {
+            assert!(text.parse::<Faces>().is_err(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_script_runs_out() {
+        let thrower = Thrower::new(Dice::Script(vec![ScriptRoll::new(3)]));
+        assert_eq!(thrower.throw(0, 0, 4), Some(Thrown::Scripted(ScriptRoll::new(3))));
+        assert_eq!(thrower.throw(1, 0, 4), None);
+        assert_eq!(thrower.throw(2, 2, 4), Some(Thrown::Scripted(ScriptRoll::new(3))));
+        assert_eq!(thrower.throw(0, 2, 4), None);
+    }
+}

@@ -1,0 +1,265 @@
+//! The `Rules` trait: what a race game must say so that [`Game`](crate::Game)
+//! can play it, and nothing about dice, logs or records.
+
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+use std::str::FromStr;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::{Faces, Side};
+
+/// How many moves a [`MoveList`] holds at most. Every game here has fewer
+/// legal moves for one roll (the Royal Game of Ur and Senet at most 7).
+pub const MOVES_MAX: usize = 16;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Nobody has won yet.
+    Ongoing,
+    /// This side has won.
+    Won(Side),
+    /// Nobody won: the game ended drawn.
+    Drawn,
+}
+
+/// How the side that moves first is decided when the caller names none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// This side moves first; nothing is thrown for it.
+    Fixed(Side),
+    /// The sides throw for it, light then dark, until
+    /// [`Rules::throw_off`] names a side.
+    ThrowOff,
+}
+
+/// A game-specific reason a move is not legal, with a stable contract word.
+pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
+    /// The contract word, e.g. `wrong_distance`.
+    fn code(&self) -> &'static str;
+}
+
+/// The rules of a race game, as pure functions.
+///
+/// Everything here is deterministic and allocation-free: no I/O, no clock,
+/// no randomness. [`Game`](crate::Game) adds the dice, the settle loop, the
+/// log, undo, resignation, the ply cap and records on top.
+///
+/// Implementors are usually zero-sized marker types (`enum Ur {}`).
+pub trait Rules: Sized + 'static {
+    /// The game's name in JSON and messages, e.g. `royal-ur`.
+    const GAME: &'static str;
+
+    /// The highest roll a record's turn line may state (one decimal digit).
+    const MAX_ROLL: u8;
+
+    /// A rule set. `Display` gives its record text (a name when it has one,
+    /// otherwise its fields); `FromStr` reads that text back, strictly.
+    type Variant: Clone
+        + Eq
+        + Debug
+        + Display
+        + FromStr<Err: std::error::Error + Clone + Eq + Send + Sync + 'static>
+        + Send
+        + Sync
+        + 'static;
+
+    /// A position: a small value holding the board, the side to move and any
+    /// turn state. It holds no ply and no dice.
+    type Position: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// A move as the wire names it (e.g. `a2-d2`). Equality is the identity
+    /// of the wire text: two moves are equal when their texts are.
+    type Move: Copy
+        + Eq
+        + Hash
+        + Debug
+        + Default
+        + Display
+        + FromStr<Err = Self::MoveError>
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
+
+    /// Why a text is not a move at all.
+    type MoveError: std::error::Error + Clone + Eq + Send + Sync + 'static;
+
+    /// Why a well-formed move is not legal here.
+    type Refusal: Refusal;
+
+    /// What a log entry says beyond the move (e.g. whether it captured).
+    type Flags: Copy + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// Game set-up that is not the rules and not the first side but belongs
+    /// in the record (Senet's seat for light). `()` when there is none.
+    type Extra: Clone + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// How many dice (or sticks) one throw uses.
+    fn dice(variant: &Self::Variant) -> u8;
+
+    /// What a throw with these faces is worth.
+    fn roll(variant: &Self::Variant, faces: Faces) -> u8;
+
+    /// How the first side is decided when none is named.
+    fn opening(variant: &Self::Variant) -> Opening;
+
+    /// For [`Opening::ThrowOff`]: who wins a pair of throws (light's, then
+    /// dark's), or `None` for a tie that is thrown again.
+    fn throw_off(variant: &Self::Variant, light: Faces, dark: Faces) -> Option<Side> {
+        let _ = (variant, light, dark);
+        None
+    }
+
+    /// The start position with `first` to move.
+    fn start(variant: &Self::Variant, first: Side) -> Self::Position;
+
+    /// The side to move in a position.
+    fn side(position: &Self::Position) -> Side;
+
+    /// The same position with another side to move.
+    fn with_side(position: &Self::Position, side: Side) -> Self::Position;
+
+    /// Whether the position could arise under these rules (the right number
+    /// of pieces, and so on). A game refuses to start from one that cannot.
+    fn is_consistent(variant: &Self::Variant, position: &Self::Position) -> bool;
+
+    /// The legal moves for `roll`, in the game's defined order, written into
+    /// `out` (which is cleared first). No moves when the game is won.
+    fn legal(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+        out: &mut MoveList<Self::Move>,
+    );
+
+    /// The position after a move `legal` listed, and its flags. Behaviour for
+    /// any other move is unspecified but never a panic.
+    fn apply(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+        mv: Self::Move,
+    ) -> (Self::Position, Self::Flags);
+
+    /// The position after a roll that allowed no move, and its flags.
+    fn forfeit(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+    ) -> (Self::Position, Self::Flags);
+
+    /// Whether someone has won (the ply cap is the game's business).
+    fn status(variant: &Self::Variant, position: &Self::Position) -> Status;
+
+    /// Why `mv` is not legal for `roll` here (`legal` does not list it).
+    fn refusal(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+        mv: Self::Move,
+    ) -> Self::Refusal;
+
+    /// Who throws after a record's turn line, judged from the line alone:
+    /// the side, the roll and the move (`None` for a lost turn).
+    fn next_in_record(variant: &Self::Variant, side: Side, roll: u8, mv: Option<Self::Move>)
+    -> Side;
+
+    /// The rule set's fields spelled out in record form, even when it has a
+    /// name (records that spell a named set out keep that spelling).
+    fn spelled_out(variant: &Self::Variant) -> String;
+
+    /// The record header line (without brackets) for the extra set-up, or
+    /// `None` when it is the default and goes unwritten.
+    fn extra_header(extra: &Self::Extra) -> Option<String> {
+        let _ = extra;
+        None
+    }
+
+    /// Reads an extra header (the text inside the brackets), or `None` when
+    /// the line is not one.
+    fn read_extra_header(text: &str) -> Option<Self::Extra> {
+        let _ = text;
+        None
+    }
+}
+
+/// A fixed-capacity list of moves, filled by [`Rules::legal`] without
+/// allocating.
+///
+/// ```
+/// use dice_core::MoveList;
+///
+/// let mut list = MoveList::<u8>::new();
+/// assert!(list.push(3));
+/// assert_eq!(list.as_slice(), &[3]);
+/// list.clear();
+/// assert!(list.is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveList<M> {
+    moves: [M; MOVES_MAX],
+    len: usize,
+}
+
+impl<M: Copy + Default> MoveList<M> {
+    /// An empty list.
+    #[must_use]
+    pub fn new() -> MoveList<M> {
+        MoveList { moves: [M::default(); MOVES_MAX], len: 0 }
+    }
+
+    /// Adds a move; returns false (and drops it) when the list is full,
+    /// which no rule set here can reach.
+    pub fn push(&mut self, mv: M) -> bool {
+        match self.moves.get_mut(self.len) {
+            Some(slot) => {
+                *slot = mv;
+                self.len += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Empties the list.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The moves, in order.
+    #[must_use]
+    pub fn as_slice(&self) -> &[M] {
+        self.moves.get(..self.len).unwrap_or(&[])
+    }
+
+    /// How many moves there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<M: Copy + Default> Default for MoveList<M> {
+    fn default() -> MoveList<M> {
+        MoveList::new()
+    }
+}
+
+impl<M: Copy + Default> std::ops::Deref for MoveList<M> {
+    type Target = [M];
+
+    fn deref(&self) -> &[M] {
+        self.as_slice()
+    }
+}
