@@ -78,7 +78,10 @@ impl Faces {
     pub const fn new(bits: u8, len: u8) -> Faces {
         let len = if len > MAX_DICE { MAX_DICE } else { len };
         let mask = if len >= 8 { 0xff } else { (1u8 << len) - 1 };
-        Faces { bits: bits & mask, len }
+        Faces {
+            bits: bits & mask,
+            len,
+        }
     }
 
     /// The faces of throw `n` of a game with this seed, with `len` dice.
@@ -196,7 +199,10 @@ impl ScriptRoll {
     /// A roll with the faces behind it.
     #[must_use]
     pub const fn with_faces(roll: u8, faces: Faces) -> ScriptRoll {
-        ScriptRoll { roll, faces: Some(faces) }
+        ScriptRoll {
+            roll,
+            faces: Some(faces),
+        }
     }
 }
 
@@ -277,9 +283,10 @@ impl Thrower {
     /// has run out.
     pub(crate) fn throw(&self, n: u64, skip: u64, len: u8) -> Option<Thrown> {
         match self {
-            Thrower::Seeded { prefix, .. } => {
-                Some(Thrown::Faces(Faces::new(first_byte(prefix.clone(), n), len)))
-            }
+            Thrower::Seeded { prefix, .. } => Some(Thrown::Faces(Faces::new(
+                first_byte(prefix.clone(), n),
+                len,
+            ))),
             Thrower::Script(rolls) => {
                 let index = usize::try_from(n.checked_sub(skip)?).ok()?;
                 rolls.get(index).copied().map(Thrown::Scripted)
@@ -293,30 +300,43 @@ mod tests {
     use super::*;
 
     fn faces_of(seed: &Seed, count: u64) -> String {
-        (0..count).map(|n| Faces::thrown(seed, n, 4).to_string()).collect::<Vec<_>>().join(" ")
+        (0..count)
+            .map(|n| Faces::thrown(seed, n, 4).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     #[test]
     fn known_answers_of_the_dice_spec() {
         let pinned = Seed::new("royalur pinned one").unwrap();
-        assert_eq!(faces_of(&pinned, 8), "1100 1101 0010 1010 0100 1010 0110 1001");
+        assert_eq!(
+            faces_of(&pinned, 8),
+            "1100 1101 0010 1010 0100 1010 0110 1001"
+        );
         let hex = Seed::from_hex("5f1c9a").unwrap();
         assert_eq!(faces_of(&hex, 6), "1001 0000 1100 1111 1100 0111");
         let senet = Seed::new("senet example").unwrap();
-        assert_eq!(faces_of(&senet, 8), "1111 1011 0001 0111 0000 1101 0010 0101");
+        assert_eq!(
+            faces_of(&senet, 8),
+            "1111 1011 0001 0111 0000 1101 0010 0101"
+        );
     }
 
     #[test]
     fn sixty_four_throws_of_a_plain_seed_are_pinned() {
         let seed = Seed::new("dice-core pin").unwrap();
-        let bits: Vec<String> = (0..64).map(|n| format!("{:02x}", throw_bits(&seed, n))).collect();
+        let bits: Vec<String> = (0..64)
+            .map(|n| format!("{:02x}", throw_bits(&seed, n)))
+            .collect();
         insta::assert_snapshot!(bits.join(" "));
     }
 
     #[test]
     fn sixty_four_throws_of_a_seed_with_nul_and_ff_are_pinned() {
         let seed = Seed::new([0x00, 0xff, b'r', 0x00, 0xff]).unwrap();
-        let bits: Vec<String> = (0..64).map(|n| format!("{:02x}", throw_bits(&seed, n))).collect();
+        let bits: Vec<String> = (0..64)
+            .map(|n| format!("{:02x}", throw_bits(&seed, n)))
+            .collect();
         insta::assert_snapshot!(bits.join(" "));
     }
 
@@ -351,9 +371,15 @@ mod tests {
     #[test]
     fn a_script_runs_out() {
         let thrower = Thrower::new(Dice::Script(vec![ScriptRoll::new(3)]));
-        assert_eq!(thrower.throw(0, 0, 4), Some(Thrown::Scripted(ScriptRoll::new(3))));
+        assert_eq!(
+            thrower.throw(0, 0, 4),
+            Some(Thrown::Scripted(ScriptRoll::new(3)))
+        );
         assert_eq!(thrower.throw(1, 0, 4), None);
-        assert_eq!(thrower.throw(2, 2, 4), Some(Thrown::Scripted(ScriptRoll::new(3))));
+        assert_eq!(
+            thrower.throw(2, 2, 4),
+            Some(Thrown::Scripted(ScriptRoll::new(3)))
+        );
         assert_eq!(thrower.throw(0, 2, 4), None);
     }
 }

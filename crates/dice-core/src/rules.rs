@@ -48,8 +48,10 @@ pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
 /// no randomness. [`Game`](crate::Game) adds the dice, the settle loop, the
 /// log, undo, resignation, the ply cap and records on top.
 ///
-/// Implementors are usually zero-sized marker types (`enum Ur {}`).
-pub trait Rules: Sized + 'static {
+/// Implementors are usually uninhabited marker types
+/// (`#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] enum Ur {}`); the
+/// derives let games, logs and records derive theirs.
+pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The game's name in JSON and messages, e.g. `royal-ur`.
     const GAME: &'static str;
 
@@ -166,8 +168,12 @@ pub trait Rules: Sized + 'static {
 
     /// Who throws after a record's turn line, judged from the line alone:
     /// the side, the roll and the move (`None` for a lost turn).
-    fn next_in_record(variant: &Self::Variant, side: Side, roll: u8, mv: Option<Self::Move>)
-    -> Side;
+    fn next_in_record(
+        variant: &Self::Variant,
+        side: Side,
+        roll: u8,
+        mv: Option<Self::Move>,
+    ) -> Side;
 
     /// The rule set's fields spelled out in record form, even when it has a
     /// name (records that spell a named set out keep that spelling).
@@ -200,7 +206,7 @@ pub trait Rules: Sized + 'static {
 /// list.clear();
 /// assert!(list.is_empty());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug)]
 pub struct MoveList<M> {
     moves: [M; MOVES_MAX],
     len: usize,
@@ -210,7 +216,10 @@ impl<M: Copy + Default> MoveList<M> {
     /// An empty list.
     #[must_use]
     pub fn new() -> MoveList<M> {
-        MoveList { moves: [M::default(); MOVES_MAX], len: 0 }
+        MoveList {
+            moves: [M::default(); MOVES_MAX],
+            len: 0,
+        }
     }
 
     /// Adds a move; returns false (and drops it) when the list is full,
@@ -247,6 +256,21 @@ impl<M: Copy + Default> MoveList<M> {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+/// Lists are equal when they hold the same moves in the same order.
+impl<M: Copy + Default + PartialEq> PartialEq for MoveList<M> {
+    fn eq(&self, other: &MoveList<M>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<M: Copy + Default + Eq> Eq for MoveList<M> {}
+
+impl<M: Copy + Default + std::hash::Hash> std::hash::Hash for MoveList<M> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
     }
 }
 

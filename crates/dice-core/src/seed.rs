@@ -87,10 +87,17 @@ impl Seed {
     /// [`SeedError::Empty`], [`SeedError::OddLength`] or [`SeedError::NotHex`].
     pub fn from_hex(text: &str) -> Result<Seed, SeedError> {
         if let Some((at, found)) = text.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
-            return Err(SeedError::NotHex { text: text.to_owned(), found, at });
+            return Err(SeedError::NotHex {
+                text: text.to_owned(),
+                found,
+                at,
+            });
         }
         if text.len() % 2 != 0 {
-            return Err(SeedError::OddLength { text: text.to_owned(), len: text.len() });
+            return Err(SeedError::OddLength {
+                text: text.to_owned(),
+                len: text.len(),
+            });
         }
         let bytes: Vec<u8> = text
             .as_bytes()
@@ -180,11 +187,18 @@ mod tests {
         assert_eq!(Seed::from_hex(""), Err(SeedError::Empty));
         assert_eq!(
             Seed::from_hex("abc"),
-            Err(SeedError::OddLength { text: "abc".into(), len: 3 })
+            Err(SeedError::OddLength {
+                text: "abc".into(),
+                len: 3
+            })
         );
         assert_eq!(
             Seed::from_hex("0g"),
-            Err(SeedError::NotHex { text: "0g".into(), found: 'g', at: 1 })
+            Err(SeedError::NotHex {
+                text: "0g".into(),
+                found: 'g',
+                at: 1
+            })
         );
         assert_eq!(Seed::from_hex("é").unwrap_err().code(), "not_hex");
     }

@@ -1,0 +1,698 @@
+//! `Game<R>`: one game of any [`Rules`], with its dice, log, undo and record.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Thrower, Thrown};
+use crate::{Dice, Faces, MoveList, Opening, Refusal, Rules, Seed, Side, Status};
+
+/// After this many plies (moves plus lost turns) a game nobody has won is
+/// drawn. A winning move on the last ply still wins.
+pub const PLY_CAP: u32 = 15_000;
+
+/// How many tied throw-offs an opening may have before it is given up.
+pub const OPENING_TIES_MAX: usize = 64;
+
+/// Everything a new [`Game`] is made from.
+///
+/// ```
+/// use dice_core::{Dice, Seed, Setup, Side};
+/// # use dice_core::toy::{Toy, ToyVariant};
+///
+/// let setup: Setup<Toy> = Setup::new(Dice::Seeded(Seed::new("s")?), ToyVariant::default())
+///     .first(Side::Dark);
+/// assert_eq!(setup.first, Some(Side::Dark));
+/// # Ok::<(), dice_core::SeedError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Setup<R: Rules> {
+    /// Where the throws come from.
+    pub dice: Dice,
+    /// The rule set.
+    pub variant: R::Variant,
+    /// The side to move first; `None` lets the rules decide (see [`Opening`]),
+    /// or the start position's side when one is given.
+    pub first: Option<Side>,
+    /// A position to start from instead of the rules' start.
+    pub position: Option<R::Position>,
+    /// The game's extra set-up (see [`Rules::Extra`]).
+    pub extra: R::Extra,
+}
+
+impl<R: Rules> Setup<R> {
+    /// A set-up with these dice and rules, and everything else left to the rules.
+    #[must_use]
+    pub fn new(dice: Dice, variant: R::Variant) -> Setup<R> {
+        Setup {
+            dice,
+            variant,
+            first: None,
+            position: None,
+            extra: R::Extra::default(),
+        }
+    }
+
+    /// Names the side that moves first.
+    #[must_use]
+    pub fn first(mut self, side: Side) -> Setup<R> {
+        self.first = Some(side);
+        self
+    }
+
+    /// Starts from this position (its side moves first unless [`Setup::first`] says otherwise).
+    #[must_use]
+    pub fn position(mut self, position: R::Position) -> Setup<R> {
+        self.position = Some(position);
+        self
+    }
+
+    /// Sets the extra set-up.
+    #[must_use]
+    pub fn extra(mut self, extra: R::Extra) -> Setup<R> {
+        self.extra = extra;
+        self
+    }
+}
+
+/// Why a [`Game`] could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NewGameError {
+    /// A game played from a script has no dice to throw for the first side:
+    /// it must be told who moves first, or given a position.
+    #[error("a game with no seed must be told who moves first")]
+    FirstNeeded,
+    /// The start position does not fit the rule set (for example the wrong
+    /// number of pieces).
+    #[error("the position {position} does not fit the rules {rules}")]
+    Inconsistent {
+        /// The position, as text.
+        position: String,
+        /// The rule set, as text.
+        rules: String,
+    },
+    /// The throw-off for the first move tied [`OPENING_TIES_MAX`] times.
+    #[error("the opening throw tied {OPENING_TIES_MAX} times, which is not chance")]
+    OpeningTied,
+}
+
+impl NewGameError {
+    /// The contract word: `first_needed`, `inconsistent` or `opening_tied`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            NewGameError::FirstNeeded => "first_needed",
+            NewGameError::Inconsistent { .. } => "inconsistent",
+            NewGameError::OpeningTied => "opening_tied",
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum How {
+    /// A side brought all its pieces home.
+    Home,
+    /// A side resigned.
+    Resign,
+    /// The ply cap was reached: a draw.
+    PlyCap,
+}
+
+impl How {
+    /// The contract word: `home`, `resign` or `ply_cap`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            How::Home => "home",
+            How::Resign => "resign",
+            How::PlyCap => "ply_cap",
+        }
+    }
+}
+
+impl fmt::Display for How {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome<R: Rules> {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Side>,
+    /// How it ended.
+    pub how: How,
+    /// The position the game ended in.
+    pub final_position: R::Position,
+    /// Plies played (moves plus lost turns).
+    pub plies: u32,
+}
+
+impl<R: Rules> Outcome<R> {
+    /// Whether nobody won.
+    #[must_use]
+    pub fn is_draw(&self) -> bool {
+        self.winner.is_none()
+    }
+
+    /// The side that lost, if one did.
+    #[must_use]
+    pub fn loser(&self) -> Option<Side> {
+        self.winner.map(Side::other)
+    }
+}
+
+/// One ply of a game: a move, or a turn lost to the roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct LogEntry<R: Rules> {
+    /// The ply before this entry (0 for the first).
+    pub ply: u32,
+    /// The side that threw.
+    pub side: Side,
+    /// The throw number, counted through the whole game.
+    pub throw: u64,
+    /// What the throw was worth.
+    pub roll: u8,
+    /// The faces of the throw, when known.
+    pub faces: Option<Faces>,
+    /// The move made, or `None` for a lost turn.
+    #[serde(rename = "move")]
+    pub mv: Option<R::Move>,
+    /// What the rules say about the ply (a capture, an extra throw, ...).
+    pub flags: R::Flags,
+}
+
+impl<R: Rules> LogEntry<R> {
+    /// Whether the turn was lost to the roll.
+    #[must_use]
+    pub fn is_forfeit(&self) -> bool {
+        self.mv.is_none()
+    }
+}
+
+/// Why [`Game::play`] refused a move. A refused move changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlayError<R: Rules> {
+    /// The game has ended.
+    GameOver,
+    /// There is no roll in hand: a game from a script has used every roll.
+    NoRoll,
+    /// The text is not a move at all.
+    BadMove {
+        /// The text given.
+        text: String,
+        /// Why it is not a move.
+        why: R::MoveError,
+    },
+    /// The move is well formed but the rules do not allow it now.
+    Refused {
+        /// The game's reason.
+        refusal: R::Refusal,
+        /// The move.
+        mv: R::Move,
+        /// The roll in hand.
+        roll: u8,
+    },
+}
+
+impl<R: Rules> PlayError<R> {
+    /// The contract word: `game_over`, `no_roll`, `bad_move`, or the rules'
+    /// refusal code (e.g. `wrong_distance`).
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            PlayError::GameOver => "game_over",
+            PlayError::NoRoll => "no_roll",
+            PlayError::BadMove { .. } => "bad_move",
+            PlayError::Refused { refusal, .. } => refusal.code(),
+        }
+    }
+}
+
+impl<R: Rules> fmt::Display for PlayError<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::GameOver => f.write_str("game_over: the game has ended"),
+            PlayError::NoRoll => f.write_str("no_roll: there is no roll in hand"),
+            PlayError::BadMove { text, why } => {
+                write!(f, "bad_move: {text:?} is not a move: {why}")
+            }
+            PlayError::Refused { refusal, mv, roll } => {
+                write!(f, "{}: {mv} on a roll of {roll}: {refusal}", refusal.code())
+            }
+        }
+    }
+}
+
+impl<R: Rules> std::error::Error for PlayError<R> {}
+
+/// What undo returns to: the game as it was when a move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choice<R: Rules> {
+    position: R::Position,
+    ply: u32,
+    throws: u64,
+    roll: u8,
+    faces: Option<Faces>,
+    log_len: usize,
+}
+
+/// A game of any [`Rules`]: dice, the settle loop, the log, undo,
+/// resignation, the ply cap, and records.
+///
+/// Between calls a game is either over, or it has a side to move, a roll in
+/// hand and at least one legal move: a throw that allows no move is logged as
+/// a lost turn and the next throw is made at once. The one exception is a game
+/// played from a script that has run out: it has no roll until it is made
+/// again with more.
+///
+/// ```
+/// use dice_core::{Game, Seed};
+/// # use dice_core::toy::{Toy, ToyVariant};
+///
+/// let mut game: Game<Toy> = Game::seeded(Seed::new("any bytes")?, ToyVariant::default())?;
+/// while !game.is_over() {
+///     let mv = game.legal()[0];
+///     game.play(mv)?;
+/// }
+/// let record = game.to_record().to_string();
+/// let again: Game<Toy> = Game::replay_text(&record, None)?;
+/// assert_eq!(again.position(), game.position());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game<R: Rules> {
+    variant: R::Variant,
+    extra: R::Extra,
+    thrower: Thrower,
+    dice_count: u8,
+    first: Side,
+    opening: Vec<Faces>,
+    position: R::Position,
+    ply: u32,
+    throws: u64,
+    roll: Option<u8>,
+    faces: Option<Faces>,
+    legal: MoveList<R::Move>,
+    log: Vec<LogEntry<R>>,
+    choices: Vec<Choice<R>>,
+    resigned: Option<Side>,
+}
+
+impl<R: Rules> PartialEq for Game<R> {
+    /// Two games are equal when everything a caller can observe is: rules,
+    /// set-up, dice, position, ply, throws, roll, the log and what undo would
+    /// return to.
+    fn eq(&self, other: &Game<R>) -> bool {
+        self.variant == other.variant
+            && self.extra == other.extra
+            && self.thrower.dice() == other.thrower.dice()
+            && self.first == other.first
+            && self.opening == other.opening
+            && self.position == other.position
+            && self.ply == other.ply
+            && self.throws == other.throws
+            && self.roll == other.roll
+            && self.faces == other.faces
+            && self.legal == other.legal
+            && self.log == other.log
+            && self.resigned == other.resigned
+            && self.choices == other.choices
+    }
+}
+
+impl<R: Rules> Game<R> {
+    /// A game from a set-up.
+    ///
+    /// Without a first side or a position, the rules' [`Opening`] decides: a
+    /// fixed side, or a throw-off (light throws, then dark, until
+    /// [`Rules::throw_off`] names a side; those throws are the game's first
+    /// and [`Game::opening`] keeps them). A given position keeps its own side
+    /// to move unless a first side is named. Then the first roll is thrown.
+    ///
+    /// # Errors
+    ///
+    /// [`NewGameError::FirstNeeded`] for a script game that must throw for
+    /// the first side, [`NewGameError::Inconsistent`] for a position that does
+    /// not fit the rules, [`NewGameError::OpeningTied`] for a throw-off that
+    /// never ends.
+    pub fn new(setup: Setup<R>) -> Result<Game<R>, NewGameError> {
+        let Setup {
+            dice,
+            variant,
+            first,
+            position,
+            extra,
+        } = setup;
+        let thrower = Thrower::new(dice);
+        let dice_count = R::dice(&variant);
+        let mut opening = Vec::new();
+        let first = match (first, position) {
+            (Some(side), _) => side,
+            (None, Some(position)) => R::side(&position),
+            (None, None) => match R::opening(&variant) {
+                Opening::Fixed(side) => side,
+                Opening::ThrowOff => {
+                    let Thrower::Seeded { .. } = thrower else {
+                        return Err(NewGameError::FirstNeeded);
+                    };
+                    throw_off::<R>(&variant, &thrower, dice_count, &mut opening)?
+                }
+            },
+        };
+        let position = match position {
+            Some(position) => {
+                if !R::is_consistent(&variant, &position) {
+                    return Err(NewGameError::Inconsistent {
+                        position: format!("{position:?}"),
+                        rules: variant.to_string(),
+                    });
+                }
+                R::with_side(&position, first)
+            }
+            None => R::start(&variant, first),
+        };
+        let mut game = Game {
+            variant,
+            extra,
+            thrower,
+            dice_count,
+            first,
+            throws: opening.len() as u64,
+            opening,
+            position,
+            ply: 0,
+            roll: None,
+            faces: None,
+            legal: MoveList::new(),
+            log: Vec::new(),
+            choices: Vec::new(),
+            resigned: None,
+        };
+        game.settle();
+        Ok(game)
+    }
+
+    /// A game from a seed under these rules, everything else left to the rules.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::new`].
+    pub fn seeded(seed: Seed, variant: R::Variant) -> Result<Game<R>, NewGameError> {
+        Game::new(Setup::new(Dice::Seeded(seed), variant))
+    }
+
+    /// Throws until the game is over or the side to move has a choice,
+    /// logging every turn lost on the way.
+    fn settle(&mut self) {
+        self.roll = None;
+        self.faces = None;
+        self.legal.clear();
+        while self.status() == Status::Ongoing {
+            let skip = self.opening.len() as u64;
+            let Some(thrown) = self.thrower.throw(self.throws, skip, self.dice_count) else {
+                return;
+            };
+            let (roll, faces) = match thrown {
+                Thrown::Faces(faces) => (R::roll(&self.variant, faces), Some(faces)),
+                Thrown::Scripted(s) => (s.roll, s.faces),
+            };
+            let throw = self.throws;
+            self.throws += 1;
+            R::legal(&self.variant, &self.position, roll, &mut self.legal);
+            if !self.legal.is_empty() {
+                self.roll = Some(roll);
+                self.faces = faces;
+                return;
+            }
+            let side = R::side(&self.position);
+            let (position, flags) = R::forfeit(&self.variant, &self.position, roll);
+            self.log.push(LogEntry {
+                ply: self.ply,
+                side,
+                throw,
+                roll,
+                faces,
+                mv: None,
+                flags,
+            });
+            self.position = position;
+            self.ply += 1;
+        }
+    }
+
+    /// The rule set.
+    #[must_use]
+    pub fn variant(&self) -> &R::Variant {
+        &self.variant
+    }
+
+    /// The extra set-up (see [`Rules::Extra`]).
+    #[must_use]
+    pub fn extra(&self) -> &R::Extra {
+        &self.extra
+    }
+
+    /// The seed, for a game made from one.
+    #[must_use]
+    pub fn seed(&self) -> Option<&Seed> {
+        self.thrower.seed()
+    }
+
+    /// Where the throws come from.
+    #[must_use]
+    pub fn dice(&self) -> Dice {
+        self.thrower.dice()
+    }
+
+    /// The side that moved first.
+    #[must_use]
+    pub fn first(&self) -> Side {
+        self.first
+    }
+
+    /// The throws that decided who moves first, light's then dark's, in
+    /// order; empty when the first side was named or fixed.
+    #[must_use]
+    pub fn opening(&self) -> &[Faces] {
+        &self.opening
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &R::Position {
+        &self.position
+    }
+
+    /// The side to move; `None` once the game is over.
+    #[must_use]
+    pub fn side(&self) -> Option<Side> {
+        (!self.is_over()).then(|| R::side(&self.position))
+    }
+
+    /// The roll in hand; `None` once over, or when a script has run out.
+    #[must_use]
+    pub fn roll(&self) -> Option<u8> {
+        self.roll
+    }
+
+    /// The faces of the throw in hand, when known.
+    #[must_use]
+    pub fn faces(&self) -> Option<Faces> {
+        self.faces
+    }
+
+    /// The moves the roll in hand allows, in the rules' order. Never empty
+    /// while the game is on and has a roll.
+    #[must_use]
+    pub fn legal(&self) -> &[R::Move] {
+        &self.legal
+    }
+
+    /// Plies made: moves plus lost turns. Opening throws are not plies.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// Throws made so far: the opening throws and the one in hand included.
+    #[must_use]
+    pub fn rolls(&self) -> u64 {
+        self.throws
+    }
+
+    /// Every ply so far, in order.
+    #[must_use]
+    pub fn log(&self) -> &[LogEntry<R>] {
+        &self.log
+    }
+
+    /// The turns lost to the roll at or after `ply`, so that a caller who
+    /// last looked at `ply` can say what happened since.
+    #[must_use]
+    pub fn forfeits_since(&self, ply: u32) -> Vec<LogEntry<R>> {
+        self.log
+            .iter()
+            .filter(|e| e.mv.is_none() && e.ply >= ply)
+            .copied()
+            .collect()
+    }
+
+    /// Where the game stands: a resignation, a win, the ply cap, or ongoing.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        if let Some(loser) = self.resigned {
+            return Status::Won(loser.other());
+        }
+        match R::status(&self.variant, &self.position) {
+            Status::Ongoing if self.ply >= PLY_CAP => Status::Drawn,
+            status => status,
+        }
+    }
+
+    /// Whether the game has been won, drawn or resigned.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.status() != Status::Ongoing
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub fn result(&self) -> Option<Outcome<R>> {
+        let (winner, how) = match self.status() {
+            Status::Ongoing => return None,
+            Status::Won(side) if self.resigned.is_some() => (Some(side), How::Resign),
+            Status::Won(side) => (Some(side), How::Home),
+            Status::Drawn => (None, How::PlyCap),
+        };
+        Some(Outcome {
+            winner,
+            how,
+            final_position: self.position,
+            plies: self.ply,
+        })
+    }
+
+    /// Plays a move and returns it; then throws for the next turn, losing
+    /// any turns that roll allows no move for.
+    ///
+    /// A move is played if and only if [`Game::legal`] holds it.
+    ///
+    /// # Errors
+    ///
+    /// A [`PlayError`] saying why not; the game is then exactly as it was.
+    pub fn play(&mut self, mv: R::Move) -> Result<R::Move, PlayError<R>> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        let Some(roll) = self.roll else {
+            return Err(PlayError::NoRoll);
+        };
+        if !self.legal.contains(&mv) {
+            let refusal = R::refusal(&self.variant, &self.position, roll, mv);
+            return Err(PlayError::Refused { refusal, mv, roll });
+        }
+        self.choices.push(Choice {
+            position: self.position,
+            ply: self.ply,
+            throws: self.throws,
+            roll,
+            faces: self.faces,
+            log_len: self.log.len(),
+        });
+        let side = R::side(&self.position);
+        let (position, flags) = R::apply(&self.variant, &self.position, roll, mv);
+        self.log.push(LogEntry {
+            ply: self.ply,
+            side,
+            throw: self.throws - 1,
+            roll,
+            faces: self.faces,
+            mv: Some(mv),
+            flags,
+        });
+        self.position = position;
+        self.ply += 1;
+        self.settle();
+        Ok(mv)
+    }
+
+    /// Plays a move given as text (its wire form, e.g. `a2-d2`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play`], and [`PlayError::BadMove`] for text that is not a
+    /// move. `game_over` and `no_roll` are reported before the text is read.
+    pub fn play_text(&mut self, text: &str) -> Result<R::Move, PlayError<R>> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        if self.roll.is_none() {
+            return Err(PlayError::NoRoll);
+        }
+        let mv = text.parse::<R::Move>().map_err(|why| PlayError::BadMove {
+            text: text.to_owned(),
+            why,
+        })?;
+        self.play(mv)
+    }
+
+    /// Takes back a resignation, or else the last move together with every
+    /// turn lost after it, so that the game is as it was when that move was
+    /// chosen: the same side, roll, faces and throw count. Turns lost before
+    /// the first move cannot be taken back. Returns whether anything changed.
+    pub fn undo(&mut self) -> bool {
+        if self.resigned.take().is_some() {
+            return true;
+        }
+        let Some(choice) = self.choices.pop() else {
+            return false;
+        };
+        self.position = choice.position;
+        self.ply = choice.ply;
+        self.throws = choice.throws;
+        self.roll = Some(choice.roll);
+        self.faces = choice.faces;
+        self.log.truncate(choice.log_len);
+        R::legal(&self.variant, &self.position, choice.roll, &mut self.legal);
+        true
+    }
+
+    /// Resigns for `side` (the side to move when `None`); the other side
+    /// wins. Returns false, changing nothing, when the game is already over.
+    pub fn resign(&mut self, side: Option<Side>) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        self.resigned = Some(side.unwrap_or_else(|| R::side(&self.position)));
+        true
+    }
+}
+
+/// The opening throw-off: pairs of throws until the rules name a side.
+fn throw_off<R: Rules>(
+    variant: &R::Variant,
+    thrower: &Thrower,
+    dice_count: u8,
+    opening: &mut Vec<Faces>,
+) -> Result<Side, NewGameError> {
+    for pair in 0..OPENING_TIES_MAX as u64 {
+        let (Some(Thrown::Faces(light)), Some(Thrown::Faces(dark))) = (
+            thrower.throw(2 * pair, 0, dice_count),
+            thrower.throw(2 * pair + 1, 0, dice_count),
+        ) else {
+            break;
+        };
+        opening.extend([light, dark]);
+        if let Some(side) = R::throw_off(variant, light, dark) {
+            return Ok(side);
+        }
+    }
+    Err(NewGameError::OpeningTied)
+}

@@ -1,0 +1,331 @@
+//! A toy race game: the smallest complete [`Rules`], for examples and tests
+//! of the framework, and a template for implementing a game.
+//!
+//! Each side has two pieces that start off the board at square 0 and race to
+//! square `goal`, which they must reach by the exact roll. The roll is the
+//! number of marked dice (three or four); a roll of 0 moves nothing. A piece
+//! may not land on its side's other piece (except at the goal), and a piece
+//! that lands on the bonus square (`goal / 2`) earns another throw. The side
+//! with more marked dice in the throw-off moves first. Moves are written
+//! `FROM-TO`, e.g. `0-3`.
+//!
+//! ```
+//! use dice_core::toy::{Toy, ToyVariant};
+//! use dice_core::{Game, Seed};
+//!
+//! let game: Game<Toy> = Game::seeded(Seed::new("toy")?, ToyVariant::default())?;
+//! assert!(!game.legal().is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Faces, MoveList, Opening, Refusal, Rules, Side, Status};
+
+/// The toy game's rules (a marker type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Toy {}
+
+/// A toy rule set: the goal square and the number of dice. The default,
+/// named `toy`, is goal 12 with three dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ToyVariant {
+    /// The square a piece must reach, 2 to 60.
+    pub goal: u8,
+    /// How many dice, 3 or 4.
+    pub dice: u8,
+}
+
+impl Default for ToyVariant {
+    fn default() -> ToyVariant {
+        ToyVariant { goal: 12, dice: 3 }
+    }
+}
+
+/// Rules text that is not `toy` nor `goal=N dice=D`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("no toy rule set is written {0:?}")]
+pub struct ParseToyVariantError(pub String);
+
+impl fmt::Display for ToyVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == ToyVariant::default() {
+            f.write_str("toy")
+        } else {
+            write!(f, "goal={} dice={}", self.goal, self.dice)
+        }
+    }
+}
+
+impl FromStr for ToyVariant {
+    type Err = ParseToyVariantError;
+
+    fn from_str(s: &str) -> Result<ToyVariant, ParseToyVariantError> {
+        let err = || ParseToyVariantError(s.to_owned());
+        if s == "toy" {
+            return Ok(ToyVariant::default());
+        }
+        let (goal, dice) = s.split_once(' ').ok_or_else(err)?;
+        let number = |text: &str, key: &str| {
+            text.strip_prefix(key)
+                .filter(|n| !n.starts_with('0') && !n.starts_with('+'))
+                .and_then(|n| n.parse::<u8>().ok())
+        };
+        let goal = number(goal, "goal=")
+            .filter(|g| (2..=60).contains(g))
+            .ok_or_else(err)?;
+        let dice = number(dice, "dice=")
+            .filter(|d| (3..=4).contains(d))
+            .ok_or_else(err)?;
+        Ok(ToyVariant { goal, dice })
+    }
+}
+
+/// A toy position: where each side's two pieces stand, and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ToyPosition {
+    /// Squares of light's and dark's pieces (0 = not yet on, goal = home).
+    pub pieces: [[u8; 2]; 2],
+    /// The side to move.
+    pub side: Side,
+}
+
+/// A toy move: from one square to another, written `FROM-TO`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ToyMove {
+    /// Where the piece starts.
+    pub from: u8,
+    /// Where it lands.
+    pub to: u8,
+}
+
+impl fmt::Display for ToyMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// Text that is not `FROM-TO` with two numbers 0 to 255.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a toy move is FROM-TO, not {0:?}")]
+pub struct ParseToyMoveError(pub String);
+
+impl FromStr for ToyMove {
+    type Err = ParseToyMoveError;
+
+    fn from_str(s: &str) -> Result<ToyMove, ParseToyMoveError> {
+        let err = || ParseToyMoveError(s.to_owned());
+        let (from, to) = s.split_once('-').ok_or_else(err)?;
+        let square = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u8>().ok())
+                .flatten()
+        };
+        Ok(ToyMove {
+            from: square(from).ok_or_else(err)?,
+            to: square(to).ok_or_else(err)?,
+        })
+    }
+}
+
+impl Serialize for ToyMove {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ToyMove {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ToyMove, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why a toy move is not legal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToyRefusal {
+    /// No piece of the side to move stands on `from`.
+    NoPiece,
+    /// `to` is not `from` plus the roll.
+    WrongDistance,
+    /// The move would pass the goal.
+    Overshoot,
+    /// The side's other piece stands on `to`.
+    OwnPiece,
+}
+
+impl Refusal for ToyRefusal {
+    fn code(&self) -> &'static str {
+        match self {
+            ToyRefusal::NoPiece => "no_piece",
+            ToyRefusal::WrongDistance => "wrong_distance",
+            ToyRefusal::Overshoot => "overshoot",
+            ToyRefusal::OwnPiece => "own_piece",
+        }
+    }
+}
+
+impl fmt::Display for ToyRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ToyRefusal::NoPiece => "no piece of the side to move stands there",
+            ToyRefusal::WrongDistance => "the move is not the roll long",
+            ToyRefusal::Overshoot => "the goal needs the exact roll",
+            ToyRefusal::OwnPiece => "the side's other piece stands there",
+        })
+    }
+}
+
+/// What a toy log entry says: whether the move earned another throw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ToyFlags {
+    /// The piece landed on the bonus square.
+    pub bonus: bool,
+}
+
+impl ToyVariant {
+    fn bonus(self) -> u8 {
+        self.goal / 2
+    }
+}
+
+impl Rules for Toy {
+    const GAME: &'static str = "toy";
+    const MAX_ROLL: u8 = 4;
+    type Variant = ToyVariant;
+    type Position = ToyPosition;
+    type Move = ToyMove;
+    type MoveError = ParseToyMoveError;
+    type Refusal = ToyRefusal;
+    type Flags = ToyFlags;
+    type Extra = ();
+
+    fn dice(variant: &ToyVariant) -> u8 {
+        variant.dice
+    }
+
+    fn roll(_: &ToyVariant, faces: Faces) -> u8 {
+        faces.marked()
+    }
+
+    fn opening(_: &ToyVariant) -> Opening {
+        Opening::ThrowOff
+    }
+
+    fn throw_off(_: &ToyVariant, light: Faces, dark: Faces) -> Option<Side> {
+        match light.marked().cmp(&dark.marked()) {
+            std::cmp::Ordering::Greater => Some(Side::Light),
+            std::cmp::Ordering::Less => Some(Side::Dark),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    fn start(_: &ToyVariant, first: Side) -> ToyPosition {
+        ToyPosition {
+            pieces: [[0; 2]; 2],
+            side: first,
+        }
+    }
+
+    fn side(position: &ToyPosition) -> Side {
+        position.side
+    }
+
+    fn with_side(position: &ToyPosition, side: Side) -> ToyPosition {
+        ToyPosition { side, ..*position }
+    }
+
+    fn is_consistent(variant: &ToyVariant, position: &ToyPosition) -> bool {
+        position.pieces.iter().flatten().all(|&p| p <= variant.goal)
+    }
+
+    fn legal(variant: &ToyVariant, position: &ToyPosition, roll: u8, out: &mut MoveList<ToyMove>) {
+        out.clear();
+        if roll == 0 || Toy::status(variant, position) != Status::Ongoing {
+            return;
+        }
+        let mine = position.pieces[position.side.index()];
+        let mut froms = mine;
+        froms.sort_unstable();
+        for (i, &from) in froms.iter().enumerate() {
+            let to = u16::from(from) + u16::from(roll);
+            let duplicate = i == 1 && froms[0] == from;
+            if from == variant.goal || duplicate || to > u16::from(variant.goal) {
+                continue;
+            }
+            let to = to as u8;
+            if to != variant.goal && mine.contains(&to) {
+                continue;
+            }
+            out.push(ToyMove { from, to });
+        }
+    }
+
+    fn apply(
+        variant: &ToyVariant,
+        position: &ToyPosition,
+        _roll: u8,
+        mv: ToyMove,
+    ) -> (ToyPosition, ToyFlags) {
+        let mut next = *position;
+        let mine = &mut next.pieces[position.side.index()];
+        if let Some(piece) = mine.iter_mut().find(|p| **p == mv.from) {
+            *piece = mv.to;
+        }
+        let bonus = mv.to == variant.bonus();
+        if !bonus {
+            next.side = position.side.other();
+        }
+        (next, ToyFlags { bonus })
+    }
+
+    fn forfeit(_: &ToyVariant, position: &ToyPosition, _roll: u8) -> (ToyPosition, ToyFlags) {
+        (
+            ToyPosition {
+                side: position.side.other(),
+                ..*position
+            },
+            ToyFlags::default(),
+        )
+    }
+
+    fn status(variant: &ToyVariant, position: &ToyPosition) -> Status {
+        for side in Side::ALL {
+            if position.pieces[side.index()]
+                .iter()
+                .all(|&p| p == variant.goal)
+            {
+                return Status::Won(side);
+            }
+        }
+        Status::Ongoing
+    }
+
+    fn refusal(variant: &ToyVariant, position: &ToyPosition, roll: u8, mv: ToyMove) -> ToyRefusal {
+        let mine = position.pieces[position.side.index()];
+        if mv.from == variant.goal || !mine.contains(&mv.from) {
+            ToyRefusal::NoPiece
+        } else if u16::from(mv.from) + u16::from(roll) > u16::from(variant.goal) {
+            ToyRefusal::Overshoot
+        } else if u16::from(mv.to) != u16::from(mv.from) + u16::from(roll) {
+            ToyRefusal::WrongDistance
+        } else {
+            ToyRefusal::OwnPiece
+        }
+    }
+
+    fn next_in_record(variant: &ToyVariant, side: Side, _roll: u8, mv: Option<ToyMove>) -> Side {
+        match mv {
+            Some(mv) if mv.to == variant.bonus() => side,
+            _ => side.other(),
+        }
+    }
+
+    fn spelled_out(variant: &ToyVariant) -> String {
+        format!("goal={} dice={}", variant.goal, variant.dice)
+    }
+}
