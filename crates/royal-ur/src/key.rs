@@ -1,0 +1,56 @@
+//! The 12-hex-digit key of a position.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+/// A position packed into 47 bits, exactly (no hash), written as 12
+/// lowercase hexadecimal digits, zero-padded.
+///
+/// Bits `2c..2c+1` hold the piece on cell `c` (0 empty, 1 light, 2 dark),
+/// bits 40..42 light's home count, bits 43..45 dark's and bit 46 the side to
+/// move (1 = dark). Hands are not in the key (they follow from the rest when
+/// the position is consistent).
+///
+/// ```
+/// use royal_ur::Position;
+///
+/// let start = Position::parse("4xx2/8/4xx2 l 7 0 7 0")?;
+/// assert_eq!(start.key().to_string(), "000000000000");
+/// let full = Position::parse("ddddxxdd/dddddddd/ddddxxdd d 0 7 0 7")?;
+/// assert_eq!(full.key().to_string(), "7faaaaaaaaaa");
+/// # Ok::<(), royal_ur::PositionError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(pub(crate) u64);
+
+impl Key {
+    /// The packed bits.
+    #[must_use]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:012x}", self.0)
+    }
+}
+
+impl Serialize for Key {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// Spreads the low 20 bits of `x` to the even bits of the result.
+pub(crate) const fn spread(x: u32) -> u64 {
+    let mut x = x as u64 & 0xf_ffff;
+    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
+    x
+}

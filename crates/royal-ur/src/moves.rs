@@ -1,0 +1,314 @@
+//! Moves as the wire names them: `a2-d2`, `hand-b1`, `g1-home`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::Square;
+
+/// Code of the hand in a [`Move`]'s packed places (cells are 0..19).
+pub(crate) const HAND: u8 = 20;
+/// Code of home in a [`Move`]'s packed places.
+pub(crate) const HOME: u8 = 21;
+
+/// Where a move starts or ends: the hand, a square, or home.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// The pieces that have not entered the board.
+    Hand,
+    /// A square of the board.
+    Square(Square),
+    /// The pieces that have left the board.
+    Home,
+}
+
+impl Place {
+    /// The wire name: `hand`, `home` or the square's name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Place::Hand => "hand",
+            Place::Home => "home",
+            Place::Square(sq) => sq.name(),
+        }
+    }
+
+    const fn code(self) -> u8 {
+        match self {
+            Place::Hand => HAND,
+            Place::Home => HOME,
+            Place::Square(sq) => sq.cell() as u8,
+        }
+    }
+
+    const fn from_code(code: u8) -> Place {
+        match code {
+            HAND => Place::Hand,
+            HOME => Place::Home,
+            c => match Square::from_cell(c as usize) {
+                Some(sq) => Place::Square(sq),
+                None => Place::Hand,
+            },
+        }
+    }
+
+    /// Reads one part of a move text, in any case.
+    fn read(part: &str) -> Option<Place> {
+        if part.eq_ignore_ascii_case("hand") {
+            Some(Place::Hand)
+        } else if part.eq_ignore_ascii_case("home") {
+            Some(Place::Home)
+        } else {
+            Square::from_name_any_case(part).map(Place::Square)
+        }
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A move: two places, from and to. It says nothing about the roll or the
+/// side; equality is the identity of the wire text.
+///
+/// The text form is `from-to` in lowercase: `a2-d2`, `hand-b1`, `g1-home`.
+/// [`FromStr`] reads any case; a move never starts at home nor ends in the
+/// hand. Whether it is legal is a question for a position and a roll.
+///
+/// ```
+/// use royal_ur::{Move, Place};
+///
+/// let mv: Move = "HAND-B1".parse()?;
+/// assert_eq!(mv.from(), Place::Hand);
+/// assert_eq!(mv.to_string(), "hand-b1");
+/// assert_eq!("b1".parse::<Move>().unwrap_err().code(), "shape");
+/// assert_eq!("home-b1".parse::<Move>().unwrap_err().code(), "from_home");
+/// # Ok::<(), royal_ur::ParseMoveError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    pub(crate) from: u8,
+    pub(crate) to: u8,
+}
+
+impl Default for Move {
+    /// `hand-home`, which no roll allows; a placeholder for move buffers.
+    fn default() -> Move {
+        Move {
+            from: HAND,
+            to: HOME,
+        }
+    }
+}
+
+impl Move {
+    /// A move between two places.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseMoveError::FromHome`] when `from` is home and
+    /// [`ParseMoveError::ToHand`] when `to` is the hand.
+    pub fn new(from: Place, to: Place) -> Result<Move, ParseMoveError> {
+        let text = || format!("{from}-{to}");
+        match (from, to) {
+            (Place::Home, _) => Err(ParseMoveError::FromHome(text())),
+            (_, Place::Hand) => Err(ParseMoveError::ToHand(text())),
+            _ => Ok(Move {
+                from: from.code(),
+                to: to.code(),
+            }),
+        }
+    }
+
+    /// Where the piece comes from.
+    #[must_use]
+    pub const fn from(self) -> Place {
+        Place::from_code(self.from)
+    }
+
+    /// Where the piece goes.
+    #[must_use]
+    pub const fn to(self) -> Place {
+        Place::from_code(self.to)
+    }
+
+    /// Whether the piece enters from the hand.
+    #[must_use]
+    pub const fn is_entry(self) -> bool {
+        self.from == HAND
+    }
+
+    /// Whether the piece goes home.
+    #[must_use]
+    pub const fn is_home(self) -> bool {
+        self.to == HOME
+    }
+
+    /// Whether the destination square is a rosette (`a1 g1 d2 a3 g3`); home
+    /// is not.
+    #[must_use]
+    pub const fn lands_on_rosette(self) -> bool {
+        match self.to() {
+            Place::Square(sq) => sq.is_rosette(),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.from().name())?;
+        f.write_str("-")?;
+        f.write_str(self.to().name())
+    }
+}
+
+/// Why a text is not a move, with the reference's names.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseMoveError {
+    /// No text at all.
+    #[error("a move needs some text")]
+    Empty,
+    /// Not exactly two places with one dash between them.
+    #[error("{0:?} is not two places with a dash between them")]
+    Shape(String),
+    /// A part that is not `hand`, `home` or a square.
+    #[error("{place:?} in {text:?} is not hand, home or a square")]
+    Place {
+        /// The whole text.
+        text: String,
+        /// The part that is not a place.
+        place: String,
+    },
+    /// A move that starts at home.
+    #[error("{0:?} starts at home, which no piece leaves")]
+    FromHome(String),
+    /// A move that ends in the hand.
+    #[error("{0:?} ends in the hand, which no move goes back to")]
+    ToHand(String),
+}
+
+impl ParseMoveError {
+    /// The contract word: `empty`, `shape`, `place`, `from_home` or `to_hand`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            ParseMoveError::Empty => "empty",
+            ParseMoveError::Shape(_) => "shape",
+            ParseMoveError::Place { .. } => "place",
+            ParseMoveError::FromHome(_) => "from_home",
+            ParseMoveError::ToHand(_) => "to_hand",
+        }
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        if s.is_empty() {
+            return Err(ParseMoveError::Empty);
+        }
+        let mut parts = s.split('-');
+        let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(ParseMoveError::Shape(s.to_owned()));
+        };
+        let place = |part: &str| {
+            Place::read(part).ok_or_else(|| ParseMoveError::Place {
+                text: s.to_owned(),
+                place: part.to_owned(),
+            })
+        };
+        let from = place(a)?;
+        let to = place(b)?;
+        match (from, to) {
+            (Place::Home, _) => Err(ParseMoveError::FromHome(s.to_owned())),
+            (_, Place::Hand) => Err(ParseMoveError::ToHand(s.to_owned())),
+            _ => Ok(Move {
+                from: from.code(),
+                to: to.code(),
+            }),
+        }
+    }
+}
+
+impl Serialize for Move {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Move {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn why(text: &str) -> &'static str {
+        match text.parse::<Move>() {
+            Ok(_) => "ok",
+            Err(e) => e.code(),
+        }
+    }
+
+    #[test]
+    fn parse_errors_have_the_reference_names() {
+        let cases = [
+            ("", "empty"),
+            ("b1", "shape"),
+            ("a1-b1-c1", "shape"),
+            ("b1b2", "shape"),
+            ("b1>b2", "shape"),
+            ("b1-", "place"),
+            ("-b1", "place"),
+            ("e1-b1", "place"),
+            ("b0-b1", "place"),
+            ("b11-b2", "place"),
+            ("b1-b2x", "place"),
+            ("b1-d2*", "place"),
+            (" b1-b2", "place"),
+            ("i2-a2", "place"),
+            ("home-b1", "from_home"),
+            ("home-hand", "from_home"),
+            ("b1-hand", "to_hand"),
+            ("hand-home", "ok"),
+            ("b1-h3", "ok"),
+            ("HAND-B1", "ok"),
+            ("G1-Home", "ok"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(why(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn text_is_lowercase_and_round_trips() {
+        let mv: Move = "A2-D2".parse().unwrap();
+        assert_eq!(mv.to_string(), "a2-d2");
+        assert!(mv.lands_on_rosette());
+        let mv: Move = "g1-HOME".parse().unwrap();
+        assert_eq!(mv.to_string(), "g1-home");
+        assert!(mv.is_home() && !mv.lands_on_rosette());
+        assert_eq!(serde_json::to_string(&mv).unwrap(), "\"g1-home\"");
+        assert_eq!(serde_json::from_str::<Move>("\"g1-home\"").unwrap(), mv);
+        assert_eq!(Move::default().to_string(), "hand-home");
+    }
+
+    #[test]
+    fn errors_carry_the_text() {
+        let err = "b1-zz".parse::<Move>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "\"zz\" in \"b1-zz\" is not hand, home or a square"
+        );
+    }
+}

@@ -1,0 +1,607 @@
+//! Positions: the board, both hands and homes, and the side to move.
+
+use std::fmt;
+use std::str::FromStr;
+
+use dice_core::{Side, Status};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::key::spread;
+use crate::{Key, Route, Square, Variant};
+
+/// The most pieces a hand or home can hold in a position string (one digit).
+const COUNT_MAX: u8 = 7;
+
+/// A position: which side stands on each square, both hands, both homes and
+/// the side to move. It is a small `Copy` value; it holds no ply and no dice.
+///
+/// Its text form is the reference position string (see
+/// [`Position::parse`]): `row3/row2/row1 side lhand lhome dhand dhome`, for
+/// example `4xx2/8/4xx2 l 7 0 7 0` for the start of finkel's game.
+///
+/// Hands are stored, not derived: a position string whose counts do not add
+/// up still reads; [`Position::is_consistent`] checks them against a rule
+/// set's pieces.
+///
+/// ```
+/// use dice_core::Side;
+/// use royal_ur::{Position, Variant};
+///
+/// let start = Position::start(7);
+/// assert_eq!(start.to_string(), "4xx2/8/4xx2 l 7 0 7 0");
+/// let pos = Position::parse("4xx2/3d4/3lxx2 d 6 0 6 0")?;
+/// assert_eq!(pos.at("d2".parse().unwrap()), Some(Side::Dark));
+/// assert_eq!(pos.hand(Side::Light), 6);
+/// assert_eq!(pos.side(), Side::Dark);
+/// assert!(pos.is_consistent(7));
+/// # Ok::<(), royal_ur::PositionError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Cells held by light and by dark, as masks over cell indices.
+    pub(crate) boards: [u32; 2],
+    pub(crate) hands: [u8; 2],
+    pub(crate) homes: [u8; 2],
+    pub(crate) side: Side,
+}
+
+/// The reference's position codes, with their numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PositionCode {
+    /// No string, or an empty one (1).
+    Null = 1,
+    /// Not three rows (2).
+    Rows = 2,
+    /// A row not eight files wide (3).
+    Width = 3,
+    /// A meaningless character (4).
+    Letter = 4,
+    /// A piece or an empty run on a missing square e1/f1/e3/f3 (5).
+    Gap = 5,
+    /// An `x` on a real square (6).
+    X = 6,
+    /// The side is not `l` or `d` (7).
+    Side = 7,
+    /// A hand or home that is not one digit 0-7 (8).
+    Count = 8,
+    /// A field missing, or something after the last (9).
+    Field = 9,
+    /// 48 characters or more (10).
+    Long = 10,
+}
+
+impl PositionCode {
+    /// The reference's name, e.g. `POS_GAP`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PositionCode::Null => "POS_NULL",
+            PositionCode::Rows => "POS_ROWS",
+            PositionCode::Width => "POS_WIDTH",
+            PositionCode::Letter => "POS_LETTER",
+            PositionCode::Gap => "POS_GAP",
+            PositionCode::X => "POS_X",
+            PositionCode::Side => "POS_SIDE",
+            PositionCode::Count => "POS_COUNT",
+            PositionCode::Field => "POS_FIELD",
+            PositionCode::Long => "POS_LONG",
+        }
+    }
+
+    /// The reference's number, 1..10 (0 is `POS_OK`, which is no error).
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        self as u8
+    }
+
+    const fn meaning(self) -> &'static str {
+        match self {
+            PositionCode::Null => "it is empty",
+            PositionCode::Rows => "it does not have three rows",
+            PositionCode::Width => "a row is not eight squares wide",
+            PositionCode::Letter => "it holds a character that means nothing there",
+            PositionCode::Gap => "a piece or an empty run falls on a missing square",
+            PositionCode::X => "an x stands on a real square",
+            PositionCode::Side => "the side to move is not l or d",
+            PositionCode::Count => "a hand or home is not one digit 0 to 7",
+            PositionCode::Field => "a field is missing or something follows the last",
+            PositionCode::Long => "it is 48 characters or longer",
+        }
+    }
+}
+
+/// A position string that was refused, with the reference's code.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.meaning())]
+pub struct PositionError {
+    code: PositionCode,
+    text: String,
+}
+
+impl PositionError {
+    /// The reference's code.
+    #[must_use]
+    pub const fn kind(&self) -> PositionCode {
+        self.code
+    }
+
+    /// The reference's name for the code, e.g. `POS_GAP`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        self.code.as_str()
+    }
+
+    /// The reference's number for the code, 1..10.
+    #[must_use]
+    pub const fn number(&self) -> u8 {
+        self.code.number()
+    }
+
+    /// The text that was refused.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Whether file `file` of internal row `row` (0 = row 1) is a missing square.
+const fn is_gap(row: usize, file: usize) -> bool {
+    row != 1 && (file == 4 || file == 5)
+}
+
+impl Position {
+    /// An empty board, nothing in hand or home, light to move.
+    pub const EMPTY: Position = Position {
+        boards: [0, 0],
+        hands: [0, 0],
+        homes: [0, 0],
+        side: Side::Light,
+    };
+
+    /// The start: every piece in hand (`pieces` is capped at 7), light to move.
+    #[must_use]
+    pub const fn start(pieces: u8) -> Position {
+        let n = if pieces > COUNT_MAX {
+            COUNT_MAX
+        } else {
+            pieces
+        };
+        Position {
+            boards: [0, 0],
+            hands: [n, n],
+            homes: [0, 0],
+            side: Side::Light,
+        }
+    }
+
+    /// Reads a position string, checking it exactly as the reference does,
+    /// left to right, so that the first fault found gives the code.
+    ///
+    /// ```
+    /// use royal_ur::{Position, PositionCode};
+    ///
+    /// assert!(Position::parse("llllxxll/lll5/4xx2 l 7 7 7 7").is_ok());
+    /// let err = Position::parse("8/8/8 l 7 0 7 0").unwrap_err();
+    /// assert_eq!(err.kind(), PositionCode::Gap);
+    /// assert_eq!(err.number(), 5);
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the first fault ([`PositionCode`]).
+    pub fn parse(text: &str) -> Result<Position, PositionError> {
+        Position::read(text.as_bytes()).map_err(|code| PositionError {
+            code,
+            text: text.to_owned(),
+        })
+    }
+
+    fn read(s: &[u8]) -> Result<Position, PositionCode> {
+        use PositionCode as C;
+        if s.is_empty() {
+            return Err(C::Null);
+        }
+        if s.len() >= 48 {
+            return Err(C::Long);
+        }
+        let mut pos = Position::EMPTY;
+        let mut row = 2usize;
+        let mut file = 0usize;
+        let mut i = 0;
+        while let Some(&c) = s.get(i) {
+            if c == b' ' {
+                break;
+            }
+            match c {
+                b'/' => {
+                    if file != 8 {
+                        return Err(C::Width);
+                    }
+                    if row == 0 {
+                        return Err(C::Rows);
+                    }
+                    row -= 1;
+                    file = 0;
+                }
+                b'1'..=b'8' => {
+                    for _ in 0..(c - b'0') {
+                        if file >= 8 {
+                            return Err(C::Width);
+                        }
+                        if is_gap(row, file) {
+                            return Err(C::Gap);
+                        }
+                        file += 1;
+                    }
+                }
+                b'x' => {
+                    if file >= 8 {
+                        return Err(C::Width);
+                    }
+                    if !is_gap(row, file) {
+                        return Err(C::X);
+                    }
+                    file += 1;
+                }
+                b'l' | b'd' => {
+                    if file >= 8 {
+                        return Err(C::Width);
+                    }
+                    if is_gap(row, file) {
+                        return Err(C::Gap);
+                    }
+                    if let Some(sq) = Square::at(file as u8, row as u8 + 1) {
+                        let who = usize::from(c == b'd');
+                        pos.boards[who] |= 1 << sq.cell();
+                    }
+                    file += 1;
+                }
+                _ => return Err(C::Letter),
+            }
+            i += 1;
+        }
+        if row != 0 {
+            return Err(C::Rows);
+        }
+        if file != 8 {
+            return Err(C::Width);
+        }
+        if s.get(i) != Some(&b' ') {
+            return Err(C::Field);
+        }
+        pos.side = match s.get(i + 1) {
+            Some(b'l') => Side::Light,
+            Some(b'd') => Side::Dark,
+            _ => return Err(C::Side),
+        };
+        i += 2;
+        let mut counts = [0u8; 4];
+        for count in &mut counts {
+            if s.get(i) != Some(&b' ') {
+                return Err(C::Field);
+            }
+            let digit = match s.get(i + 1) {
+                None => return Err(C::Field),
+                Some(&d @ b'0'..=b'7') => d - b'0',
+                Some(_) => return Err(C::Count),
+            };
+            if !matches!(s.get(i + 2), None | Some(b' ')) {
+                return Err(C::Count);
+            }
+            *count = digit;
+            i += 2;
+        }
+        if i != s.len() {
+            return Err(C::Field);
+        }
+        pos.hands = [counts[0], counts[2]];
+        pos.homes = [counts[1], counts[3]];
+        Ok(pos)
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        self.side
+    }
+
+    /// Who stands on a square, if anyone.
+    #[must_use]
+    pub const fn at(&self, square: Square) -> Option<Side> {
+        let bit = 1 << square.cell();
+        if self.boards[0] & bit != 0 {
+            Some(Side::Light)
+        } else if self.boards[1] & bit != 0 {
+            Some(Side::Dark)
+        } else {
+            None
+        }
+    }
+
+    /// How many of a side's pieces wait in hand.
+    #[must_use]
+    pub const fn hand(&self, side: Side) -> u8 {
+        self.hands[side.index()]
+    }
+
+    /// How many of a side's pieces are home.
+    #[must_use]
+    pub const fn home(&self, side: Side) -> u8 {
+        self.homes[side.index()]
+    }
+
+    /// How many of a side's pieces stand on the board.
+    #[must_use]
+    pub const fn on_board(&self, side: Side) -> u8 {
+        self.boards[side.index()].count_ones() as u8
+    }
+
+    /// The cells a side's pieces stand on, as a mask (bit `c` for cell `c`,
+    /// see [`Square::cell`]).
+    #[must_use]
+    pub const fn board_mask(&self, side: Side) -> u32 {
+        self.boards[side.index()]
+    }
+
+    /// Whether each side has exactly `pieces` pieces in hand, on the board
+    /// and home together (and no square holds two).
+    #[must_use]
+    pub const fn is_consistent(&self, pieces: u8) -> bool {
+        let p = pieces as u32;
+        self.boards[0] & self.boards[1] == 0
+            && self.boards[0] >> 20 == 0
+            && self.boards[1] >> 20 == 0
+            && self.hands[0] as u32 + self.homes[0] as u32 + self.boards[0].count_ones() == p
+            && self.hands[1] as u32 + self.homes[1] as u32 + self.boards[1].count_ones() == p
+    }
+
+    /// The 47-bit key (see [`Key`]).
+    #[must_use]
+    pub const fn key(&self) -> Key {
+        let board = spread(self.boards[0]) | (spread(self.boards[1]) << 1);
+        Key(board
+            | ((self.homes[0] as u64 & 7) << 40)
+            | ((self.homes[1] as u64 & 7) << 43)
+            | ((self.side.index() as u64) << 46))
+    }
+
+    /// The same position with `side` to move.
+    #[must_use]
+    pub const fn with_side(mut self, side: Side) -> Position {
+        self.side = side;
+        self
+    }
+
+    /// The same position with `who` (or nobody) on `square`.
+    #[must_use]
+    pub const fn with_piece(mut self, square: Square, who: Option<Side>) -> Position {
+        let bit = 1 << square.cell();
+        self.boards[0] &= !bit;
+        self.boards[1] &= !bit;
+        if let Some(side) = who {
+            self.boards[side.index()] |= bit;
+        }
+        self
+    }
+
+    /// The same position with `n` pieces in `side`'s hand, or `None` when
+    /// `n` is above 7.
+    #[must_use]
+    pub const fn with_hand(mut self, side: Side, n: u8) -> Option<Position> {
+        if n > COUNT_MAX {
+            return None;
+        }
+        self.hands[side.index()] = n;
+        Some(self)
+    }
+
+    /// The same position with `n` of `side`'s pieces home, or `None` when
+    /// `n` is above 7.
+    #[must_use]
+    pub const fn with_home(mut self, side: Side, n: u8) -> Option<Position> {
+        if n > COUNT_MAX {
+            return None;
+        }
+        self.homes[side.index()] = n;
+        Some(self)
+    }
+
+    /// Whether someone has won under `variant`: the first side (light checked
+    /// first) with `pieces` home. The ply cap is the game's business.
+    #[must_use]
+    pub const fn status(&self, variant: &Variant) -> Status {
+        let p = variant.pieces();
+        if self.homes[0] >= p {
+            Status::Won(Side::Light)
+        } else if self.homes[1] >= p {
+            Status::Won(Side::Dark)
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    /// The step of each of `side`'s pieces on its own route, ascending
+    /// (pieces on squares the route does not visit are left out).
+    #[must_use]
+    pub fn steps(&self, side: Side, route: Route) -> Vec<u8> {
+        let t = route.table(side);
+        let mut steps = 0u32;
+        let mut m = self.boards[side.index()] & t.mask;
+        while m != 0 {
+            steps |= 1 << t.step[m.trailing_zeros() as usize & 31];
+            m &= m - 1;
+        }
+        (1..=route.len())
+            .filter(|s| steps & (1 << s) != 0)
+            .collect()
+    }
+}
+
+impl Default for Position {
+    /// Finkel's start: seven pieces a side in hand, light to move.
+    fn default() -> Position {
+        Position::start(7)
+    }
+}
+
+impl fmt::Display for Position {
+    /// The position string, at most 36 characters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = [0u8; 40];
+        let mut n = 0;
+        let mut put = |b: u8| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = b;
+                n += 1;
+            }
+        };
+        for row in (0..3usize).rev() {
+            let mut run = 0u8;
+            for file in 0..8usize {
+                let piece = match Square::at(file as u8, row as u8 + 1) {
+                    None => Some(b'x'),
+                    Some(sq) => self.at(sq).map(|s| s.letter() as u8),
+                };
+                match piece {
+                    None => run += 1,
+                    Some(letter) => {
+                        if run > 0 {
+                            put(b'0' + run);
+                            run = 0;
+                        }
+                        put(letter);
+                    }
+                }
+            }
+            if run > 0 {
+                put(b'0' + run);
+            }
+            if row > 0 {
+                put(b'/');
+            }
+        }
+        let digit = |d: u8| b'0' + d.min(9);
+        for b in [
+            b' ',
+            self.side.letter() as u8,
+            b' ',
+            digit(self.hands[0]),
+            b' ',
+            digit(self.homes[0]),
+            b' ',
+            digit(self.hands[1]),
+            b' ',
+            digit(self.homes[1]),
+        ] {
+            put(b);
+        }
+        f.write_str(std::str::from_utf8(out.get(..n).unwrap_or(&[])).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl FromStr for Position {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Position, PositionError> {
+        Position::parse(s)
+    }
+}
+
+impl Serialize for Position {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Position {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Position::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(text: &str) -> &'static str {
+        match Position::parse(text) {
+            Ok(_) => "POS_OK",
+            Err(e) => e.code(),
+        }
+    }
+
+    #[test]
+    fn start_positions_are_written_as_the_reference_does() {
+        assert_eq!(Position::start(7).to_string(), "4xx2/8/4xx2 l 7 0 7 0");
+        assert_eq!(Position::start(5).to_string(), "4xx2/8/4xx2 l 5 0 5 0");
+        let mut full = Position::EMPTY.with_side(Side::Dark);
+        for sq in Square::ALL {
+            full = full.with_piece(sq, Some(Side::Dark));
+        }
+        assert_eq!(full.to_string(), "ddddxxdd/dddddddd/ddddxxdd d 0 0 0 0");
+    }
+
+    #[test]
+    fn keys_of_the_spec() {
+        let key = |t: &str| Position::parse(t).unwrap().key().to_string();
+        assert_eq!(key("4xx2/8/4xx2 l 7 0 7 0"), "000000000000");
+        assert_eq!(key("4xx2/8/4xx2 d 7 0 7 0"), "400000000000");
+        assert_eq!(key("4xx2/8/4xx2 l 6 1 7 0"), "010000000000");
+        assert_eq!(key("4xx2/8/4xx2 l 0 7 7 0"), "070000000000");
+        assert_eq!(key("4xx2/8/4xx2 l 7 0 6 1"), "080000000000");
+        assert_eq!(key("4xx2/8/4xx2 l 7 0 0 7"), "380000000000");
+        assert_eq!(key("ddddxxdd/dddddddd/ddddxxdd d 0 7 0 7"), "7faaaaaaaaaa");
+        // One light piece on a1 (cell 0) and one dark on h3 (cell 19).
+        assert_eq!(
+            key("4xx1d/8/l3xx2 l 6 0 6 0"),
+            format!("{:012x}", (2u64 << 38) | 1)
+        );
+    }
+
+    #[test]
+    fn codes_follow_the_reference_order() {
+        let cases = [
+            ("", "POS_NULL"),
+            ("4xx2/8/4xx2 l 7 0 7 0 ", "POS_FIELD"),
+            ("4xx2/8 l 7 0 7 0", "POS_ROWS"),
+            ("4xx2/8/4xx2/8 l 7 0 7 0", "POS_ROWS"),
+            ("4xx2/7/4xx2 l 7 0 7 0", "POS_WIDTH"),
+            ("4xx2/9/4xx2 l 7 0 7 0", "POS_LETTER"),
+            ("4xx2/0/4xx2 l 7 0 7 0", "POS_LETTER"),
+            ("4XX2/8/4xx2 l 7 0 7 0", "POS_LETTER"),
+            ("8/8/4xx2 l 7 0 7 0", "POS_GAP"),
+            ("4lx2/8/4xx2 l 7 0 7 0", "POS_GAP"),
+            ("x3xx2/8/4xx2 l 7 0 7 0", "POS_X"),
+            ("4xx3/8/4xx2 l 7 0 7 0", "POS_WIDTH"),
+            ("4xx2/8/4xx2 L 7 0 7 0", "POS_SIDE"),
+            ("4xx2/8/4xx2 ", "POS_SIDE"),
+            ("4xx2/8/4xx2", "POS_FIELD"),
+            ("4xx2/8/4xx2 l 8 0 7 0", "POS_COUNT"),
+            ("4xx2/8/4xx2 l 77 0 7 0", "POS_COUNT"),
+            ("4xx2/8/4xx2 l 7 0 7", "POS_FIELD"),
+            ("4xx2/8/4xx2 l 7 0 7 ", "POS_FIELD"),
+            ("4xx2/8/4xx2 l7 0 7 0", "POS_FIELD"),
+            ("4xx2/8/4xx2  l 7 0 7 0", "POS_SIDE"),
+            ("llllxxll/lll5/4xx2 l 7 7 7 7", "POS_OK"),
+            ("4xx2/8/4xx2 d 0 0 0 0", "POS_OK"),
+        ];
+        let long = format!("4xx2/8/4xx2 l 7 0 7 0 {}", "1".repeat(26));
+        assert_eq!(long.len(), 48);
+        assert_eq!(code(&long), "POS_LONG");
+        assert_eq!(code(&long[..47]), "POS_FIELD");
+        for (text, want) in cases {
+            assert_eq!(code(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn consistency_counts_hand_board_and_home() {
+        let p = Position::parse("llllxxll/lll5/4xx2 l 7 7 7 7").unwrap();
+        assert!(!p.is_consistent(7));
+        let p = Position::parse("4xx2/3d4/3lxx2 d 6 0 6 0").unwrap();
+        assert!(p.is_consistent(7));
+        assert!(!p.is_consistent(6));
+    }
+}

@@ -1,0 +1,218 @@
+//! The twenty squares of the board and their names.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// How many squares (cells) the board has.
+pub const CELLS: usize = 20;
+
+/// The cells that hold a rosette: `a1 g1 d2 a3 g3`, as a bit mask over cell
+/// indices.
+pub(crate) const ROSETTE_MASK: u32 = (1 << 0) | (1 << 4) | (1 << 9) | (1 << 14) | (1 << 18);
+
+/// Files of the cells of an outer row, in cell order (`e` and `f` are missing).
+const OUTER_FILES: [u8; 6] = [0, 1, 2, 3, 6, 7];
+
+/// One of the twenty squares, named file `a`..`h` and row `1`..`3`.
+///
+/// `e1 f1 e3 f3` do not exist. Row 1 is light's row and row 3 is dark's.
+/// Each square has a cell index 0..19, counted row by row from row 1 and
+/// skipping the gaps (`a1=0 … h1=5`, `a2=6 … h2=13`, `a3=14 … h3=19`); the
+/// position key depends on that order.
+///
+/// The text form is the lowercase name; [`FromStr`] reads lowercase only
+/// (move text, which is case-insensitive, lowercases first).
+///
+/// ```
+/// use royal_ur::Square;
+///
+/// let d2: Square = "d2".parse()?;
+/// assert_eq!(d2.cell(), 9);
+/// assert!(d2.is_rosette());
+/// assert_eq!(Square::from_cell(19).map(|s| s.to_string()), Some("h3".to_owned()));
+/// assert!("e1".parse::<Square>().is_err());
+/// # Ok::<(), royal_ur::ParseSquareError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// All twenty squares in cell order.
+    pub const ALL: [Square; CELLS] = {
+        let mut all = [Square(0); CELLS];
+        let mut c = 0;
+        while c < CELLS {
+            all[c] = Square(c as u8);
+            c += 1;
+        }
+        all
+    };
+
+    /// The square with this cell index (0..19), if there is one.
+    #[must_use]
+    pub const fn from_cell(cell: usize) -> Option<Square> {
+        if cell < CELLS {
+            Some(Square(cell as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The square at `file` (0 = `a` .. 7 = `h`) and `row` (1..3), if it exists.
+    #[must_use]
+    pub const fn at(file: u8, row: u8) -> Option<Square> {
+        match row {
+            1 | 3 => {
+                let base = if row == 1 { 0 } else { 14 };
+                match file {
+                    0..=3 => Some(Square(base + file)),
+                    6 | 7 => Some(Square(base + file - 2)),
+                    _ => None,
+                }
+            }
+            2 if file < 8 => Some(Square(6 + file)),
+            _ => None,
+        }
+    }
+
+    /// The cell index, 0..19.
+    #[must_use]
+    pub const fn cell(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The file, 0 (`a`) to 7 (`h`).
+    #[must_use]
+    pub const fn file(self) -> u8 {
+        match self.0 {
+            0..=5 => OUTER_FILES[self.0 as usize],
+            6..=13 => self.0 - 6,
+            _ => OUTER_FILES[(self.0 - 14) as usize],
+        }
+    }
+
+    /// The row, 1 to 3.
+    #[must_use]
+    pub const fn row(self) -> u8 {
+        match self.0 {
+            0..=5 => 1,
+            6..=13 => 2,
+            _ => 3,
+        }
+    }
+
+    /// Whether the square holds a rosette (`a1 g1 d2 a3 g3`).
+    #[must_use]
+    pub const fn is_rosette(self) -> bool {
+        ROSETTE_MASK & (1 << self.0) != 0
+    }
+
+    /// The lowercase name, e.g. `d2`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        const NAMES: [&str; CELLS] = [
+            "a1", "b1", "c1", "d1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
+            "a3", "b3", "c3", "d3", "g3", "h3",
+        ];
+        NAMES[self.0 as usize]
+    }
+
+    /// The square a name spells, read case-insensitively; used by move text.
+    pub(crate) fn from_name_any_case(name: &str) -> Option<Square> {
+        match name.as_bytes() {
+            [f, r] => {
+                let file = f.to_ascii_lowercase().wrapping_sub(b'a');
+                let row = r.wrapping_sub(b'0');
+                Square::at(file, row)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of the twenty squares (lowercase `a1` … `h3`, with
+/// `e1 f1 e3 f3` missing).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("there is no square called {0:?}")]
+pub struct ParseSquareError(pub String);
+
+impl ParseSquareError {
+    /// The contract word, `square`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        "square"
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Err(ParseSquareError(s.to_owned()));
+        }
+        Square::from_name_any_case(s).ok_or_else(|| ParseSquareError(s.to_owned()))
+    }
+}
+
+impl Serialize for Square {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Square {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_follow_the_spec_order() {
+        let names: Vec<&str> = Square::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(
+            names.join(" "),
+            "a1 b1 c1 d1 g1 h1 a2 b2 c2 d2 e2 f2 g2 h2 a3 b3 c3 d3 g3 h3"
+        );
+        for sq in Square::ALL {
+            assert_eq!(Square::at(sq.file(), sq.row()), Some(sq));
+            assert_eq!(sq.name().parse::<Square>(), Ok(sq));
+        }
+    }
+
+    #[test]
+    fn gaps_and_junk_are_not_squares() {
+        for bad in [
+            "e1", "f1", "e3", "f3", "i2", "a0", "a4", "A1", "", "a", "a11", " a1",
+        ] {
+            assert_eq!(
+                bad.parse::<Square>(),
+                Err(ParseSquareError(bad.to_owned())),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn rosettes_are_the_five() {
+        let r: Vec<&str> = Square::ALL
+            .iter()
+            .filter(|s| s.is_rosette())
+            .map(|s| s.name())
+            .collect();
+        assert_eq!(r, ["a1", "g1", "d2", "a3", "g3"]);
+    }
+}
