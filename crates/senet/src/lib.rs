@@ -1,1 +1,31 @@
-//! Work in progress.
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
+mod chances;
+mod game;
+mod mv;
+mod position;
+mod refusal;
+mod rules;
+mod seat;
+mod variant;
+
+pub use chances::{CHANCES, Chance};
+pub use game::{Game, SenetGame, Turn, script};
+pub use mv::{Dest, Move, ParseMoveError};
+pub use position::{HouseError, Key, Position, PositionError, PositionErrorKind};
+pub use refusal::Refusal;
+pub use rules::{Flags, Senet, roll_of, throws_again};
+pub use seat::{ParseSeatError, Seat};
+pub use variant::{Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water};
+
+/// The version of what a game does: it goes up when a release changes a move
+/// allowed, refused or made from the same seed. The record does not carry it.
+pub const RULES_REVISION: u32 = 1;
+
+/// [`RULES_REVISION`] as a function, as the reference offers it.
+#[must_use]
+pub const fn rules_revision() -> u32 {
+    RULES_REVISION
+}

@@ -1,0 +1,408 @@
+//! A position: thirty houses and the side to move.
+
+use std::fmt;
+
+use dice_core::Side;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{On26, Protect, Variant, Water};
+
+/// The bits of houses 1..=27, where runs are counted.
+pub(crate) const RUN_MASK: u32 = (1 << 27) - 1;
+/// The bits of houses 1..=30.
+pub(crate) const BOARD_MASK: u32 = (1 << 30) - 1;
+
+/// The bit of house `h` (1..=30).
+#[inline]
+pub(crate) const fn bit(h: u8) -> u32 {
+    1u32 << (h - 1)
+}
+
+/// The pieces of runs of two or more.
+#[inline]
+fn in_pairs(s: u32) -> u32 {
+    let s = s & RUN_MASK;
+    s & ((s << 1) | (s >> 1))
+}
+
+/// The protected pieces of a side's bitboard under `protect`.
+#[inline]
+pub(crate) fn protected_mask(s: u32, protect: Protect) -> u32 {
+    let s = s & RUN_MASK;
+    let left = s & (s << 1);
+    let right = s & (s >> 1);
+    match protect {
+        Protect::All => left | right,
+        // the first or the last of a run of two or more: exactly one neighbour
+        Protect::Ends => left ^ right,
+    }
+}
+
+/// The pieces of a side's bitboard that stand in a blockade.
+#[inline]
+pub(crate) fn blockade_mask(s: u32, blockade: crate::Blockade) -> u32 {
+    let s = s & RUN_MASK;
+    match blockade {
+        crate::Blockade::Two => in_pairs(s),
+        crate::Blockade::Three => {
+            let t = s & (s >> 1) & (s >> 2);
+            t | (t << 1) | (t << 2)
+        }
+    }
+}
+
+/// The run (of one side's bitboard) that contains house `h`.
+pub(crate) fn run_of(s: u32, h: u8) -> u32 {
+    let s = s & RUN_MASK;
+    let b = bit(h);
+    if s & b == 0 {
+        return 0;
+    }
+    let mut run = b;
+    loop {
+        let grown = (run | (run << 1) | (run >> 1)) & s;
+        if grown == run {
+            return run;
+        }
+        run = grown;
+    }
+}
+
+/// A Senet position: who stands on each of the thirty houses, and the side to
+/// move. Pieces not on the board are home.
+///
+/// Under `on26=again`, a piece of the side to move on house 26 means the
+/// throw is bound to it: that state is part of the position, not extra.
+///
+/// The text form (spec §6) is three groups of ten characters `l`, `d` or `.`
+/// for houses 1-10, 11-20 and 21-30, then a space and the side to move.
+///
+/// ```
+/// use dice_core::Side;
+/// use senet::{Position, Variant};
+///
+/// let start = Position::start(&Variant::KENDALL, Side::Light);
+/// assert_eq!(start.to_string(), "dldldldldl/........../.......... l");
+/// assert_eq!(start.at(2), Ok(Some(Side::Light)));
+/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL).unwrap();
+/// assert_eq!(back, start);
+/// assert_eq!(start.key(&Variant::KENDALL).to_string(), "0000000000066666");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) boards: [u32; 2],
+    pub(crate) side: Side,
+}
+
+impl Position {
+    /// The start: dark on the odd houses from 1, light on the even, as many
+    /// pieces a side as the rules have, `first` to move.
+    #[must_use]
+    pub fn start(variant: &Variant, first: Side) -> Position {
+        let mut boards = [0u32; 2];
+        for i in 0..variant.piece_count() {
+            boards[Side::Dark.index()] |= bit(2 * i + 1);
+            boards[Side::Light.index()] |= bit(2 * i + 2);
+        }
+        Position { boards, side: first }
+    }
+
+    /// An empty board with `side` to move (every piece home); put pieces on
+    /// it with [`Position::with_piece`].
+    #[must_use]
+    pub const fn empty(side: Side) -> Position {
+        Position { boards: [0, 0], side }
+    }
+
+    /// The same position with a piece of `side` on `house` (replacing what
+    /// stood there).
+    ///
+    /// # Errors
+    ///
+    /// [`HouseError`] when the house is not 1..=30.
+    pub fn with_piece(self, house: u8, side: Side) -> Result<Position, HouseError> {
+        let b = house_bit(house)?;
+        let mut p = self;
+        p.boards[side.other().index()] &= !b;
+        p.boards[side.index()] |= b;
+        Ok(p)
+    }
+
+    /// Reads a position string, judged against the rules.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the first problem: `shape`, `character`,
+    /// `side`, `pieces` or `water`.
+    pub fn parse(text: &str, variant: &Variant) -> Result<Position, PositionError> {
+        let err = |kind| PositionError { kind, text: text.to_owned() };
+        let Some((board, side)) = text.split_once(' ') else {
+            return Err(err(PositionErrorKind::Shape));
+        };
+        let groups: Vec<&str> = board.split('/').collect();
+        if groups.len() != 3 || groups.iter().any(|g| g.chars().count() != 10) || side.is_empty() {
+            return Err(err(PositionErrorKind::Shape));
+        }
+        let mut p = Position::empty(Side::Light);
+        for (i, c) in groups.concat().chars().enumerate() {
+            let b = 1u32 << i;
+            match c {
+                'l' => p.boards[0] |= b,
+                'd' => p.boards[1] |= b,
+                '.' => {}
+                _ => return Err(err(PositionErrorKind::Character)),
+            }
+        }
+        p.side = match side {
+            "l" => Side::Light,
+            "d" => Side::Dark,
+            _ => return Err(err(PositionErrorKind::Side)),
+        };
+        let max = u32::from(variant.piece_count());
+        if p.boards.iter().any(|b| b.count_ones() > max) {
+            return Err(err(PositionErrorKind::Pieces));
+        }
+        if variant.water == Water::Reborn && p.at_bits(27).is_some() {
+            return Err(err(PositionErrorKind::Water));
+        }
+        Ok(p)
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn side(&self) -> Side {
+        self.side
+    }
+
+    /// The same position with another side to move.
+    #[must_use]
+    pub const fn with_side(self, side: Side) -> Position {
+        Position { boards: self.boards, side }
+    }
+
+    /// The houses a side stands on, as bits: bit `h - 1` for house `h`.
+    #[must_use]
+    pub const fn bits(&self, side: Side) -> u32 {
+        self.boards[side.index()]
+    }
+
+    #[inline]
+    pub(crate) fn at_bits(&self, house: u8) -> Option<Side> {
+        let b = bit(house);
+        if self.boards[0] & b != 0 {
+            Some(Side::Light)
+        } else if self.boards[1] & b != 0 {
+            Some(Side::Dark)
+        } else {
+            None
+        }
+    }
+
+    /// Who stands on a house, or `None` when it is empty.
+    ///
+    /// # Errors
+    ///
+    /// [`HouseError`] when the house is not 1..=30.
+    pub fn at(&self, house: u8) -> Result<Option<Side>, HouseError> {
+        house_bit(house)?;
+        Ok(self.at_bits(house))
+    }
+
+    /// How many pieces a side has on the board.
+    #[must_use]
+    pub const fn on_board(&self, side: Side) -> u8 {
+        self.boards[side.index()].count_ones() as u8
+    }
+
+    /// How many pieces a side has borne off, under rules with this many
+    /// pieces.
+    #[must_use]
+    pub const fn home(&self, side: Side, variant: &Variant) -> u8 {
+        variant.piece_count().saturating_sub(self.on_board(side))
+    }
+
+    /// Whether the piece on `house` cannot be swapped (it stands in a run its
+    /// rules protect); false for an empty house.
+    ///
+    /// # Errors
+    ///
+    /// [`HouseError`] when the house is not 1..=30.
+    pub fn protected(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
+        let b = house_bit(house)?;
+        Ok(self.boards.iter().any(|&s| protected_mask(s, variant.protect) & b != 0))
+    }
+
+    /// Whether the piece on `house` belongs to a run the other side may not
+    /// pass; false for an empty house.
+    ///
+    /// # Errors
+    ///
+    /// [`HouseError`] when the house is not 1..=30.
+    pub fn in_blockade(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
+        let b = house_bit(house)?;
+        Ok(self.boards.iter().any(|&s| blockade_mask(s, variant.blockade) & b != 0))
+    }
+
+    /// The house whose piece alone the throw in hand may move: 26 under
+    /// `on26=again` when the side to move stands there.
+    #[must_use]
+    pub fn bound(&self, variant: &Variant) -> Option<u8> {
+        (variant.on26 == On26::Again && self.boards[self.side.index()] & bit(26) != 0).then_some(26)
+    }
+
+    /// Whether the position could arise in play under these rules: no more
+    /// pieces than the rules have, nobody in the water under `water=reborn`,
+    /// at most one side all home, and under `on26=again` nobody but the side
+    /// to move on 26.
+    #[must_use]
+    pub fn is_consistent(&self, variant: &Variant) -> bool {
+        let max = u32::from(variant.piece_count());
+        let all = self.boards[0] | self.boards[1];
+        self.boards[0] & self.boards[1] == 0
+            && all & !BOARD_MASK == 0
+            && self.boards.iter().all(|b| b.count_ones() <= max)
+            && !(variant.water == Water::Reborn && all & bit(27) != 0)
+            && !(self.boards[0] == 0 && self.boards[1] == 0)
+            && !(variant.on26 == On26::Again && self.boards[self.side.other().index()] & bit(26) != 0)
+    }
+
+    /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit
+    /// 60 for dark to move, bit 61 for a throw bound to 26.
+    #[must_use]
+    pub fn key(&self, variant: &Variant) -> Key {
+        let mut k = 0u64;
+        let (mut l, mut d) = (self.boards[0], self.boards[1]);
+        while l != 0 {
+            let i = l.trailing_zeros();
+            k |= 1 << (2 * i);
+            l &= l - 1;
+        }
+        while d != 0 {
+            let i = d.trailing_zeros();
+            k |= 2 << (2 * i);
+            d &= d - 1;
+        }
+        if self.side == Side::Dark {
+            k |= 1 << 60;
+        }
+        if self.bound(variant).is_some() {
+            k |= 1 << 61;
+        }
+        Key(k)
+    }
+}
+
+fn house_bit(house: u8) -> Result<u32, HouseError> {
+    if (1..=30).contains(&house) { Ok(bit(house)) } else { Err(HouseError(house)) }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(34);
+        for h in 1..=30u8 {
+            s.push(match self.at_bits(h) {
+                Some(side) => side.letter(),
+                None => '.',
+            });
+            if h == 10 || h == 20 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(self.side.letter());
+        f.write_str(&s)
+    }
+}
+
+impl Serialize for Position {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Position {
+    /// Reads the text form with up to seven pieces a side (the rules are not
+    /// known here).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let loose = Variant::SKYRUK.with_pieces(crate::Pieces::Seven);
+        Position::parse(&text, &loose).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A position's key: 64 bits, written as 16 lowercase hexadecimal digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(pub u64);
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+/// A house number outside 1..=30.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("there is no house {0}; the houses are 1 to 30")]
+pub struct HouseError(pub u8);
+
+impl HouseError {
+    /// The contract word: `house`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        "house"
+    }
+}
+
+/// What is wrong with a position string.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionErrorKind {
+    /// Not three groups of ten characters and a side.
+    Shape,
+    /// A house character other than `l`, `d` or `.`.
+    Character,
+    /// A side other than `l` or `d`.
+    Side,
+    /// More pieces of a side than the rules have.
+    Pieces,
+    /// A piece on 27 under `water=reborn`.
+    Water,
+}
+
+impl PositionErrorKind {
+    /// The contract word.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            PositionErrorKind::Shape => "shape",
+            PositionErrorKind::Character => "character",
+            PositionErrorKind::Side => "side",
+            PositionErrorKind::Pieces => "pieces",
+            PositionErrorKind::Water => "water",
+        }
+    }
+}
+
+/// A position string refused, with the first problem found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {text:?}", match kind {
+    PositionErrorKind::Shape => "a position is three groups of ten houses joined by / and then a space and the side",
+    PositionErrorKind::Character => "a house is l, d or .",
+    PositionErrorKind::Side => "the side to move is l or d",
+    PositionErrorKind::Pieces => "a side has more pieces than the rules give it",
+    PositionErrorKind::Water => "no piece stands in the water (27) under water=reborn",
+})]
+pub struct PositionError {
+    /// What is wrong.
+    pub kind: PositionErrorKind,
+    /// The text given.
+    pub text: String,
+}
+
+impl PositionError {
+    /// The contract word: `shape`, `character`, `side`, `pieces` or `water`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+}

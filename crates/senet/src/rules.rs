@@ -1,0 +1,425 @@
+//! The rules of Senet as pure functions, on dice-core's [`Rules`] trait.
+
+use dice_core::{Faces, MoveList, Opening, Rules, Side, Status};
+use serde::{Deserialize, Serialize};
+
+use crate::position::{bit, blockade_mask, protected_mask, run_of};
+use crate::{Dest, Move, On26, ParseMoveError, Position, Reach26, Refusal, Seat, Variant, Water};
+
+/// The rules of Senet, for [`dice_core::Game`]: a marker type with no values.
+///
+/// Everything here is a pure function of the rules, the position and the
+/// roll: no I/O, no allocation in move generation.
+///
+/// ```
+/// use dice_core::{MoveList, Rules, Side};
+/// use senet::{Position, Senet, Variant};
+///
+/// let v = Variant::KENDALL;
+/// let start = Position::start(&v, Side::Light);
+/// let mut moves = MoveList::new();
+/// Senet::legal(&v, &start, 1, &mut moves);
+/// let texts: Vec<String> = moves.iter().map(ToString::to_string).collect();
+/// assert_eq!(texts, ["2-3", "4-5", "6-7", "8-9", "10-11"]); // every swap is open: no runs yet
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Senet {}
+
+/// What a log entry says beyond the move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Flags {
+    /// The same side throws next.
+    pub again: bool,
+    /// The move swapped an enemy piece back to the departure house.
+    pub swap: bool,
+    /// Where the moved piece ended (`None` for a lost turn).
+    pub ends: Option<Dest>,
+}
+
+/// Whether a roll gives the same side another throw: 1, 4 or 5.
+#[must_use]
+pub const fn throws_again(roll: u8) -> bool {
+    matches!(roll, 1 | 4 | 5)
+}
+
+/// What a throw of four sticks is worth: the count of light faces, or 5 for
+/// none.
+#[must_use]
+pub const fn roll_of(throw: u8) -> u8 {
+    if throw == 0 { 5 } else { throw }
+}
+
+/// Everything move generation needs, computed once per position.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx {
+    own: u32,
+    opp: u32,
+    opp_protected: u32,
+    opp_blockade: u32,
+    variant: Variant,
+}
+
+impl Ctx {
+    #[inline]
+    pub(crate) fn new(variant: &Variant, position: &Position) -> Ctx {
+        let own = position.bits(position.side());
+        let opp = position.bits(position.side().other());
+        Ctx {
+            own,
+            opp,
+            opp_protected: protected_mask(opp, variant.protect),
+            opp_blockade: blockade_mask(opp, variant.blockade),
+            variant: *variant,
+        }
+    }
+}
+
+/// The houses strictly between `lo` and `hi` (lo < hi), as bits.
+#[inline]
+const fn between(lo: u8, hi: u8) -> u32 {
+    // houses lo+1 ..= hi-1 are bits lo ..= hi-2
+    ((1u32 << (hi - 1)) - 1) & !((1u32 << lo) - 1)
+}
+
+/// Where a piece sent to rebirth goes: 15, or the first empty house below.
+#[inline]
+fn rebirth(occupied: u32) -> u8 {
+    let free = !occupied & ((1u32 << 15) - 1);
+    if free == 0 {
+        // cannot happen: at most 13 other pieces stand on houses 1..15
+        15
+    } else {
+        (32 - free.leading_zeros()) as u8
+    }
+}
+
+/// A judged move: (nominal destination rank, where it ends (rank), swap).
+type Judged = (u8, u8, bool);
+
+#[inline]
+fn path_clear(c: &Ctx, lo: u8, hi: u8, target: u8, swap: bool) -> bool {
+    let mut blocked = between(lo, hi) & c.opp_blockade;
+    if blocked != 0 && swap {
+        // breaking: the run of the piece landed on may be passed
+        blocked &= !run_of(c.opp, target);
+    }
+    blocked == 0
+}
+
+/// A forward move of the mover's piece on `f` by `r`.
+#[inline]
+pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
+    let occupied = c.own | c.opp;
+    match f {
+        1..=25 => {
+            let mut t = f + r;
+            if t > 26 {
+                if c.variant.reach26 == Reach26::From25 && f == 25 {
+                    t = 26;
+                } else {
+                    return Err(Refusal::Overshoot);
+                }
+            }
+            let tb = bit(t);
+            if c.own & tb != 0 {
+                return Err(Refusal::OwnPiece);
+            }
+            let swap = c.opp & tb != 0;
+            if swap {
+                if t >= 26 {
+                    return Err(Refusal::Occupied);
+                }
+                if c.opp_protected & tb != 0 {
+                    return Err(Refusal::Protected);
+                }
+            }
+            if !path_clear(c, f, t, t, swap) {
+                return Err(Refusal::Blockade);
+            }
+            Ok((t, t, swap))
+        }
+        26 => {
+            if r >= 5 {
+                return Ok((31, 31, false));
+            }
+            let t = 26 + r;
+            match c.variant.water {
+                Water::Reborn => {
+                    if t == 27 {
+                        return Ok((27, rebirth(occupied & !bit(26)), false));
+                    }
+                    let tb = bit(t);
+                    if c.own & tb != 0 {
+                        Err(Refusal::OwnPiece)
+                    } else if c.opp & tb != 0 {
+                        Err(Refusal::Occupied)
+                    } else {
+                        Ok((t, t, false))
+                    }
+                }
+                Water::Stand => {
+                    let ends = if occupied & bit(t) == 0 {
+                        t
+                    } else if occupied & bit(27) == 0 {
+                        27
+                    } else {
+                        rebirth(occupied & !bit(26))
+                    };
+                    Ok((t, ends, false))
+                }
+            }
+        }
+        27 => match r {
+            1..=3 => Ok((27 + r, rebirth(occupied & !bit(27)), false)),
+            4 => Ok((31, 31, false)),
+            _ => Err(Refusal::Overshoot),
+        },
+        28 if r == 3 => Ok((31, 31, false)),
+        29 if r == 2 => Ok((31, 31, false)),
+        30 if r == 1 || c.variant.off30 == crate::Off30::Any => Ok((31, 31, false)),
+        _ => Err(Refusal::Overshoot),
+    }
+}
+
+/// A backward move of the mover's piece on `f` by `r`.
+#[inline]
+pub(crate) fn backward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
+    if f >= 26 {
+        return Err(Refusal::BackwardNotAllowed);
+    }
+    if r >= f {
+        return Err(Refusal::WrongDistance);
+    }
+    let t = f - r;
+    let tb = bit(t);
+    if c.own & tb != 0 {
+        return Err(Refusal::OwnPiece);
+    }
+    let swap = c.opp & tb != 0;
+    if swap && c.opp_protected & tb != 0 {
+        return Err(Refusal::Protected);
+    }
+    if !path_clear(c, t, f, t, swap) {
+        return Err(Refusal::Blockade);
+    }
+    Ok((t, t, swap))
+}
+
+/// The nominal destination rank of a forward move (spec §3).
+#[inline]
+fn nominal_forward(variant: &Variant, f: u8, r: u8) -> u8 {
+    if f == 25 && variant.reach26 == Reach26::From25 { 26 } else { (f + r).min(31) }
+}
+
+/// The legal moves, into `out` (cleared first). Exposed through [`Rules`].
+#[inline]
+pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
+    out.clear();
+    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0 {
+        return;
+    }
+    let c = Ctx::new(variant, position);
+    if let Some(b) = position.bound(variant) {
+        if let Ok((to, ends, swap)) = forward(&c, b, roll) {
+            out.push(Move::judged(b, to, ends, swap));
+        }
+        return;
+    }
+    let mut pieces = c.own;
+    while pieces != 0 {
+        let f = pieces.trailing_zeros() as u8 + 1;
+        pieces &= pieces - 1;
+        if let Ok((to, ends, swap)) = forward(&c, f, roll) {
+            out.push(Move::judged(f, to, ends, swap));
+        }
+    }
+    if out.is_empty() {
+        let mut pieces = c.own & (bit(26) - 1);
+        while pieces != 0 {
+            let f = pieces.trailing_zeros() as u8 + 1;
+            pieces &= pieces - 1;
+            if let Ok((to, ends, swap)) = backward(&c, f, roll) {
+                out.push(Move::judged(f, to, ends, swap));
+            }
+        }
+    }
+}
+
+/// Judges a move of the side to move: the move as legal would list it, or
+/// why not. Exposed through [`Rules::apply`] and [`Rules::refusal`].
+pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move, strict: bool) -> Result<Move, Refusal> {
+    let f = mv.from();
+    match position.at_bits(f) {
+        None => return Err(Refusal::NoPiece),
+        Some(s) if s != position.side() => return Err(Refusal::NotYourPiece),
+        Some(_) => {}
+    }
+    if let Some(b) = position.bound(variant)
+        && f != b
+    {
+        return Err(Refusal::Bound);
+    }
+    let c = Ctx::new(variant, position);
+    let to = mv.to_rank();
+    if to < f {
+        if f >= 26 {
+            return Err(Refusal::BackwardNotAllowed);
+        }
+        if strict {
+            let mut list = MoveList::new();
+            generate(variant, position, roll, &mut list);
+            if list.iter().any(|m| !m.is_backward()) {
+                return Err(Refusal::BackwardNotAllowed);
+            }
+        }
+        if u16::from(to) + u16::from(roll) != u16::from(f) {
+            return Err(Refusal::WrongDistance);
+        }
+        let (to, ends, swap) = backward(&c, f, roll)?;
+        return Ok(Move::judged(f, to, ends, swap));
+    }
+    if to != nominal_forward(variant, f, roll) {
+        return Err(Refusal::WrongDistance);
+    }
+    let (to, ends, swap) = forward(&c, f, roll)?;
+    Ok(Move::judged(f, to, ends, swap))
+}
+
+/// The position after a judged move, and its flags.
+pub(crate) fn make(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
+    let Ok(judged) = judge(variant, position, roll, mv, false) else {
+        return (*position, Flags::default());
+    };
+    let side = position.side();
+    let mut p = *position;
+    let f = judged.from();
+    let ends = judged.ends().map_or(31, Dest::rank);
+    let own = &mut p.boards[side.index()];
+    *own &= !bit(f);
+    if ends <= 30 {
+        *own |= bit(ends);
+    }
+    if judged.is_swap() {
+        let t = judged.to_rank();
+        let opp = &mut p.boards[side.other().index()];
+        *opp &= !bit(t);
+        *opp |= bit(f);
+    }
+    let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
+    p.side = if again { side } else { side.other() };
+    (p, Flags { again, swap: judged.is_swap(), ends: Some(Dest::from_rank(ends)) })
+}
+
+/// The position after a move `legal` listed (with its `ends` known), fast.
+#[inline]
+pub(crate) fn make_listed(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Position {
+    let side = position.side();
+    let mut p = *position;
+    let f = mv.from();
+    let ends = mv.ends().map_or(31, Dest::rank);
+    let own = &mut p.boards[side.index()];
+    *own &= !bit(f);
+    if ends <= 30 {
+        *own |= bit(ends);
+    }
+    if mv.is_swap() {
+        let t = mv.to_rank();
+        let opp = &mut p.boards[side.other().index()];
+        *opp &= !bit(t);
+        *opp |= bit(f);
+    }
+    let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
+    p.side = if again { side } else { side.other() };
+    p
+}
+
+impl Rules for Senet {
+    const GAME: &'static str = "senet";
+    const MAX_ROLL: u8 = 5;
+
+    type Variant = Variant;
+    type Position = Position;
+    type Move = Move;
+    type MoveError = ParseMoveError;
+    type Refusal = Refusal;
+    type Flags = Flags;
+    type Extra = Seat;
+
+    fn dice(_variant: &Variant) -> u8 {
+        4
+    }
+
+    fn roll(_variant: &Variant, faces: Faces) -> u8 {
+        roll_of(faces.marked())
+    }
+
+    fn opening(_variant: &Variant) -> Opening {
+        Opening::Fixed(Side::Light)
+    }
+
+    fn start(variant: &Variant, first: Side) -> Position {
+        Position::start(variant, first)
+    }
+
+    fn side(position: &Position) -> Side {
+        position.side()
+    }
+
+    fn with_side(position: &Position, side: Side) -> Position {
+        position.with_side(side)
+    }
+
+    fn is_consistent(variant: &Variant, position: &Position) -> bool {
+        position.is_consistent(variant)
+    }
+
+    fn legal(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
+        generate(variant, position, roll, out);
+    }
+
+    fn apply(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
+        make(variant, position, roll, mv)
+    }
+
+    fn forfeit(_variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
+        let again = throws_again(roll);
+        let side = if again { position.side() } else { position.side().other() };
+        (position.with_side(side), Flags { again, swap: false, ends: None })
+    }
+
+    fn status(_variant: &Variant, position: &Position) -> Status {
+        if position.bits(Side::Light) == 0 {
+            Status::Won(Side::Light)
+        } else if position.bits(Side::Dark) == 0 {
+            Status::Won(Side::Dark)
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {
+        // `judge` accepts exactly what `generate` lists; the fallback is
+        // unreachable for a move legal does not hold (see the tests).
+        judge(variant, position, roll, mv, true).err().unwrap_or(Refusal::WrongDistance)
+    }
+
+    fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
+        let reaches26 = variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26));
+        if throws_again(roll) || reaches26 { side } else { side.other() }
+    }
+
+    fn spelled_out(variant: &Variant) -> String {
+        variant.spelled_out()
+    }
+
+    fn extra_header(extra: &Seat) -> Option<String> {
+        match extra {
+            Seat::P1 => None,
+            Seat::P2 => Some("light p2".to_owned()),
+        }
+    }
+
+    fn read_extra_header(text: &str) -> Option<Seat> {
+        (text == "light p2").then_some(Seat::P2)
+    }
+}

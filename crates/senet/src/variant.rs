@@ -1,0 +1,401 @@
+//! Rule sets: kendall, skyruk, and custom ones from the seven fields.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Which pieces of a run are protected from a swap.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protect {
+    /// Every piece of a run of two or more (`all`, kendall).
+    All,
+    /// The first and the last piece of a run of two or more (`ends`, skyruk).
+    Ends,
+}
+
+/// How long a run must be to block the other side.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Blockade {
+    /// Three in a row (`3`, kendall).
+    Three,
+    /// Two in a row (`2`, skyruk).
+    Two,
+}
+
+/// How a piece reaches house 26.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reach26 {
+    /// Only on the exact roll (`exact`, kendall).
+    Exact,
+    /// On the exact roll, or from house 25 on any roll (`from25`, skyruk).
+    From25,
+}
+
+/// What reaching house 26 earns.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum On26 {
+    /// Nothing more (`none`, kendall).
+    None,
+    /// One more throw, bound to the piece on 26 (`again`, skyruk).
+    Again,
+}
+
+/// What house 27, the water, does.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Water {
+    /// A piece entering it goes back to rebirth at once (`reborn`, kendall).
+    Reborn,
+    /// A piece stands on it and leaves by a later throw; an occupied
+    /// 28..30 or 27 diverts a move from 26 (`stand`, skyruk).
+    Stand,
+}
+
+/// How a piece leaves from house 30.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Off30 {
+    /// Only on a roll of 1 (`one`, kendall).
+    One,
+    /// On any roll (`any`, skyruk).
+    Any,
+}
+
+/// Pieces a side.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pieces {
+    /// Five a side (both named sets).
+    Five,
+    /// Seven a side.
+    Seven,
+}
+
+impl Pieces {
+    /// The number: 5 or 7.
+    #[must_use]
+    pub const fn count(self) -> u8 {
+        match self {
+            Pieces::Five => 5,
+            Pieces::Seven => 7,
+        }
+    }
+}
+
+/// A rule set: the seven fields of the rules, always in this order.
+///
+/// A variant whose fields equal kendall's or skyruk's (five pieces) is named
+/// and written by its name; any other is written as its fields.
+///
+/// ```
+/// use senet::{Pieces, Variant};
+///
+/// assert_eq!(Variant::KENDALL.to_string(), "kendall");
+/// let seven: Variant = "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=7"
+///     .parse()
+///     .unwrap();
+/// assert_eq!(seven, Variant::KENDALL.with_pieces(Pieces::Seven));
+/// assert_eq!(seven.name(), None);
+/// assert_eq!("skyruk".parse::<Variant>().unwrap(), Variant::SKYRUK);
+/// assert_eq!("chess".parse::<Variant>().unwrap_err().code(), "rules");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// Which pieces of a run are protected.
+    pub protect: Protect,
+    /// The shortest run that blocks.
+    pub blockade: Blockade,
+    /// How house 26 is reached.
+    pub reach26: Reach26,
+    /// What reaching 26 earns.
+    pub on26: On26,
+    /// What the water does.
+    pub water: Water,
+    /// How a piece leaves from 30.
+    pub off30: Off30,
+    /// Pieces a side.
+    pub pieces: Pieces,
+}
+
+/// The names of the seven fields, in record order.
+pub const FIELDS: [&str; 7] = ["protect", "blockade", "reach26", "on26", "water", "off30", "pieces"];
+
+impl Variant {
+    /// Timothy Kendall's reconstruction as modern sets play it (the default).
+    pub const KENDALL: Variant = Variant {
+        protect: Protect::All,
+        blockade: Blockade::Three,
+        reach26: Reach26::Exact,
+        on26: On26::None,
+        water: Water::Reborn,
+        off30: Off30::One,
+        pieces: Pieces::Five,
+    };
+
+    /// The reconstruction published with gym-senet.
+    pub const SKYRUK: Variant = Variant {
+        protect: Protect::Ends,
+        blockade: Blockade::Two,
+        reach26: Reach26::From25,
+        on26: On26::Again,
+        water: Water::Stand,
+        off30: Off30::Any,
+        pieces: Pieces::Five,
+    };
+
+    /// The same rules with another number of pieces.
+    #[must_use]
+    pub const fn with_pieces(self, pieces: Pieces) -> Variant {
+        Variant { pieces, ..self }
+    }
+
+    /// `kendall` or `skyruk` when the fields equal that set, else `None`.
+    #[must_use]
+    pub fn name(&self) -> Option<&'static str> {
+        if *self == Variant::KENDALL {
+            Some("kendall")
+        } else if *self == Variant::SKYRUK {
+            Some("skyruk")
+        } else {
+            None
+        }
+    }
+
+    /// A named set: `kendall` or `skyruk`.
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::Name`] for any other name.
+    pub fn named(name: &str) -> Result<Variant, VariantError> {
+        match name {
+            "kendall" => Ok(Variant::KENDALL),
+            "skyruk" => Ok(Variant::SKYRUK),
+            _ => Err(VariantError::Name(name.to_owned())),
+        }
+    }
+
+    /// Pieces a side, as a number.
+    #[must_use]
+    pub const fn piece_count(&self) -> u8 {
+        self.pieces.count()
+    }
+
+    /// These rules with one field set from its text, e.g. `("water", "stand")`:
+    /// the way to build a rule set from fields given in any order.
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::Field`] for an unknown field name,
+    /// [`VariantError::Value`] for a value the field does not take.
+    ///
+    /// ```
+    /// use senet::Variant;
+    ///
+    /// let v = Variant::KENDALL.with("water", "stand").unwrap();
+    /// assert_eq!(v.to_string(), "protect=all blockade=3 reach26=exact on26=none water=stand off30=one pieces=5");
+    /// assert_eq!(Variant::KENDALL.with("colour", "red").unwrap_err().code(), "field");
+    /// ```
+    pub fn with(self, field: &str, value: &str) -> Result<Variant, VariantError> {
+        let bad = || VariantError::Value { field: field.to_owned(), value: value.to_owned() };
+        let mut v = self;
+        match field {
+            "protect" => {
+                v.protect = match value {
+                    "all" => Protect::All,
+                    "ends" => Protect::Ends,
+                    _ => return Err(bad()),
+                }
+            }
+            "blockade" => {
+                v.blockade = match value {
+                    "3" => Blockade::Three,
+                    "2" => Blockade::Two,
+                    _ => return Err(bad()),
+                }
+            }
+            "reach26" => {
+                v.reach26 = match value {
+                    "exact" => Reach26::Exact,
+                    "from25" => Reach26::From25,
+                    _ => return Err(bad()),
+                }
+            }
+            "on26" => {
+                v.on26 = match value {
+                    "none" => On26::None,
+                    "again" => On26::Again,
+                    _ => return Err(bad()),
+                }
+            }
+            "water" => {
+                v.water = match value {
+                    "reborn" => Water::Reborn,
+                    "stand" => Water::Stand,
+                    _ => return Err(bad()),
+                }
+            }
+            "off30" => {
+                v.off30 = match value {
+                    "one" => Off30::One,
+                    "any" => Off30::Any,
+                    _ => return Err(bad()),
+                }
+            }
+            "pieces" => {
+                v.pieces = match value {
+                    "5" => Pieces::Five,
+                    "7" => Pieces::Seven,
+                    _ => return Err(bad()),
+                }
+            }
+            _ => return Err(VariantError::Field(field.to_owned())),
+        }
+        Ok(v)
+    }
+
+    /// The seven fields spelled out, `protect=all blockade=3 ...`, even for a
+    /// named set.
+    #[must_use]
+    pub fn spelled_out(&self) -> String {
+        let values = [
+            match self.protect {
+                Protect::All => "all",
+                Protect::Ends => "ends",
+            },
+            match self.blockade {
+                Blockade::Three => "3",
+                Blockade::Two => "2",
+            },
+            match self.reach26 {
+                Reach26::Exact => "exact",
+                Reach26::From25 => "from25",
+            },
+            match self.on26 {
+                On26::None => "none",
+                On26::Again => "again",
+            },
+            match self.water {
+                Water::Reborn => "reborn",
+                Water::Stand => "stand",
+            },
+            match self.off30 {
+                Off30::One => "one",
+                Off30::Any => "any",
+            },
+            match self.pieces {
+                Pieces::Five => "5",
+                Pieces::Seven => "7",
+            },
+        ];
+        let mut out = String::new();
+        for (i, (field, value)) in FIELDS.iter().zip(values).enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(field);
+            out.push('=');
+            out.push_str(value);
+        }
+        out
+    }
+}
+
+impl Default for Variant {
+    fn default() -> Variant {
+        Variant::KENDALL
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.name() {
+            Some(name) => f.write_str(name),
+            None => f.write_str(&self.spelled_out()),
+        }
+    }
+}
+
+impl FromStr for Variant {
+    type Err = VariantError;
+
+    /// A name, or all seven fields in record order, one space apart.
+    fn from_str(text: &str) -> Result<Variant, VariantError> {
+        if !text.contains('=') {
+            return Variant::named(text);
+        }
+        let parts: Vec<&str> = text.split(' ').collect();
+        let mut v = Variant::KENDALL;
+        for (i, part) in parts.iter().enumerate() {
+            let Some((field, value)) = part.split_once('=') else {
+                return Err(VariantError::Spelling(text.to_owned()));
+            };
+            if !FIELDS.contains(&field) {
+                return Err(VariantError::Field(field.to_owned()));
+            }
+            if FIELDS.get(i) != Some(&field) {
+                return Err(VariantError::Spelling(text.to_owned()));
+            }
+            v = v.with(field, value)?;
+        }
+        if parts.len() != FIELDS.len() {
+            return Err(VariantError::Spelling(text.to_owned()));
+        }
+        Ok(v)
+    }
+}
+
+impl Serialize for Variant {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Variant {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Variant, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Rules text that names no rule set.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VariantError {
+    /// A name that is not `kendall` or `skyruk`.
+    #[error("there is no rule set called {0:?}; the names are kendall and skyruk")]
+    Name(String),
+    /// A field name that is not one of the seven.
+    #[error("there is no rules field called {0:?}")]
+    Field(String),
+    /// A value the field does not take.
+    #[error("rules field {field} does not take the value {value:?}")]
+    Value {
+        /// The field.
+        field: String,
+        /// The value given.
+        value: String,
+    },
+    /// Fields missing, repeated, out of order or not `name=value`.
+    #[error(
+        "rules spelled out are all seven fields in the order protect blockade reach26 on26 water off30 pieces, not {0:?}"
+    )]
+    Spelling(String),
+}
+
+impl VariantError {
+    /// The contract word: `rules` (a name), `field`, `value` or `spelling`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            VariantError::Name(_) => "rules",
+            VariantError::Field(_) => "field",
+            VariantError::Value { .. } => "value",
+            VariantError::Spelling(_) => "spelling",
+        }
+    }
+}
