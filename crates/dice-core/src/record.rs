@@ -240,10 +240,10 @@ fn turn_line(line: &str, max_roll: u8) -> Option<TurnLine<'_>> {
         [digit @ b'0'..=b'9'] if digit - b'0' <= max_roll => digit - b'0',
         _ => return None,
     };
-    if let Some(faces) = faces {
-        if !(3..=4).contains(&faces.len()) || !faces.bytes().all(|b| b == b'0' || b == b'1') {
-            return None;
-        }
+    if let Some(faces) = faces
+        && (!(3..=4).contains(&faces.len()) || !faces.bytes().all(|b| b == b'0' || b == b'1'))
+    {
+        return None;
     }
     Some(TurnLine {
         number,
@@ -328,15 +328,15 @@ impl<R: Rules> Record<R> {
         }
 
         let mut opening = 0;
-        if let Some(&(line, text)) = lines.peek() {
-            if let Some(count) = header(text, "opening").and_then(plain_number) {
-                opening = count
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| n % 2 == 0 && seed.is_some())
-                    .ok_or(fail(line, RecordErrorKind::Opening))?;
-                lines.next();
-            }
+        if let Some(&(line, text)) = lines.peek()
+            && let Some(count) = header(text, "opening").and_then(plain_number)
+        {
+            opening = count
+                .parse::<u64>()
+                .ok()
+                .filter(|n| n.is_multiple_of(2) && seed.is_some())
+                .ok_or(fail(line, RecordErrorKind::Opening))?;
+            lines.next();
         }
 
         let dice = R::dice(&variant);

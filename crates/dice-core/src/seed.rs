@@ -93,7 +93,7 @@ impl Seed {
                 at,
             });
         }
-        if text.len() % 2 != 0 {
+        if !text.len().is_multiple_of(2) {
             return Err(SeedError::OddLength {
                 text: text.to_owned(),
                 len: text.len(),

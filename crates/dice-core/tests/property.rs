@@ -1,0 +1,72 @@
+//! A thousand seeded toy games: after every move, undo then the same move
+//! again gives an equal game, and every record replays to an identical game.
+
+use dice_core::toy::{Toy, ToyVariant};
+use dice_core::{Game, Record, Seed, Side};
+
+/// A small deterministic chooser, so that the games differ from each other.
+struct Chooser(u64);
+
+impl Chooser {
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound as u64) as usize
+    }
+}
+
+#[test]
+fn a_thousand_games_undo_and_replay_exactly() {
+    let variants = [ToyVariant::default(), ToyVariant { goal: 9, dice: 4 }];
+    let mut lost = 0;
+    let mut resigned = 0;
+    for i in 0..1_000u64 {
+        let variant = variants[(i % 2) as usize];
+        let seed = Seed::new(i.to_le_bytes()).unwrap();
+        let mut game: Game<Toy> = Game::seeded(seed, variant).unwrap();
+        let mut chooser = Chooser(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        while !game.is_over() {
+            if i % 50 == 7 && game.ply() > 10 {
+                let side = if chooser.next(2) == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                };
+                assert!(game.resign(Some(side)));
+                resigned += 1;
+                break;
+            }
+            let legal = game.legal();
+            assert!(!legal.is_empty(), "a game that is on always has a move");
+            let mv = legal[chooser.next(legal.len())];
+            let before = game.clone();
+            game.play(mv).unwrap();
+            let after = game.clone();
+            assert!(game.undo());
+            assert_eq!(game, before, "game {i}: undo restores the game");
+            game.play(mv).unwrap();
+            assert_eq!(
+                game, after,
+                "game {i}: the same move again gives the same game"
+            );
+        }
+        lost += game.forfeits_since(0).len();
+        let text = game.to_record().to_string();
+        let record: Record<Toy> = Record::parse(&text).unwrap();
+        assert_eq!(
+            record.to_string(),
+            text,
+            "game {i}: the text reads back byte for byte"
+        );
+        let again = Game::replay(&record, None).unwrap();
+        assert_eq!(again, game, "game {i}: the record replays to the same game");
+        assert_eq!(again.rolls(), game.rolls());
+        assert_eq!(again.to_record().to_string(), text);
+    }
+    assert!(
+        lost > 1_000,
+        "lost turns are common in the toy game: {lost}"
+    );
+    assert_eq!(resigned, 20);
+}
