@@ -1,11 +1,14 @@
-//! The Royal Game of Ur.
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+mod bot;
+mod count;
 mod flags;
+mod game;
 mod key;
 mod moves;
 mod position;
@@ -15,7 +18,16 @@ mod rules;
 mod square;
 mod variant;
 
+pub use bot::{
+    BUDGET_DEFAULT, BUDGET_MAX, Bot, BotError, DEPTH_MAX, LEVEL_TOP, Rung, SearchInfo, Thought,
+    WIN, Weights, evaluate, greedy, rung, search,
+};
+pub use count::{count_positions, walk};
 pub use flags::Flags;
+pub use game::{
+    Game, GameExt, NewFromPositionError, display_entry, display_forfeit, display_move,
+    game_from_position,
+};
 pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
 pub use position::{Position, PositionCode, PositionError};

@@ -1,0 +1,484 @@
+//! The bot ladder: greedy play, an integer evaluation, and a budgeted
+//! iterative-deepening expectiminimax, all as the reference computes them.
+
+use dice_core::{MoveList, Side, Status};
+use serde::Serialize;
+
+use crate::{Move, Position, Route, Variant};
+
+/// The value of a won position before the remaining depth is added.
+pub const WIN: i64 = 1_000_000;
+/// The deepest search level.
+pub const DEPTH_MAX: u32 = 32;
+/// The bot's default node budget.
+pub const BUDGET_DEFAULT: u64 = 1_000_000;
+/// The largest node budget.
+pub const BUDGET_MAX: u64 = 2_000_000_000;
+/// The top level of both ladders.
+pub const LEVEL_TOP: u8 = 4;
+
+/// The weights of [`evaluate`], in sixteenths of a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Weights {
+    /// Penalty for pieces the enemy could hit next roll.
+    pub exposed: i64,
+    /// Bonus for pieces held on shared rosettes.
+    pub rosette: i64,
+    /// Penalty for pieces still in hand.
+    pub entry: i64,
+}
+
+/// One level of a ladder: greedy, or a search to a depth with weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Rung {
+    /// No look-ahead (see [`greedy`]).
+    Greedy,
+    /// Expectiminimax to this depth with these weights (see [`search`]).
+    Search {
+        /// Plies to look ahead.
+        depth: u32,
+        /// The evaluation weights.
+        weights: Weights,
+    },
+}
+
+/// Why a bot could not be made or a level looked up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BotError {
+    /// A level outside 1..99 for a bot, or outside the ladder for a rung.
+    #[error("there is no level {0}; the levels are 1 to 4")]
+    Level(u32),
+    /// A budget outside 1..2,000,000,000.
+    #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
+    Budget(u64),
+}
+
+impl BotError {
+    /// The contract word: `level` or `budget`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            BotError::Level(_) => "level",
+            BotError::Budget(_) => "budget",
+        }
+    }
+}
+
+/// The rung of `level` (1..4) on `route`'s ladder.
+///
+/// | level | short (finkel) | long (masters) |
+/// |---|---|---|
+/// | 1 | greedy | greedy |
+/// | 2 | depth 2, {exposed 16, rosette 16, entry 8} | depth 2, {exposed 16} |
+/// | 3 | depth 3, same weights | depth 3, {exposed 16} |
+/// | 4 | depth 4, same weights | depth 4, {exposed 16} |
+///
+/// # Errors
+///
+/// [`BotError::Level`] outside 1..4.
+pub fn rung(level: u8, route: Route) -> Result<Rung, BotError> {
+    let weights = match route {
+        Route::Short => Weights {
+            exposed: 16,
+            rosette: 16,
+            entry: 8,
+        },
+        Route::Long => Weights {
+            exposed: 16,
+            rosette: 0,
+            entry: 0,
+        },
+    };
+    match level {
+        1 => Ok(Rung::Greedy),
+        2..=LEVEL_TOP => Ok(Rung::Search {
+            depth: u32::from(level),
+            weights,
+        }),
+        _ => Err(BotError::Level(u32::from(level))),
+    }
+}
+
+/// The index of the greedy move among `moves` (in the reference order): the
+/// last capturing move if there is one, else the last move onto a rosette,
+/// else the last move. `None` when there are none.
+#[must_use]
+pub fn greedy(position: &Position, moves: &[Move]) -> Option<usize> {
+    let last = |f: &dyn Fn(&Move) -> bool| moves.iter().rposition(f);
+    let enemy = position.board_mask(position.side().other());
+    last(&|m| match m.to() {
+        crate::Place::Square(sq) => enemy & (1 << sq.cell()) != 0,
+        _ => false,
+    })
+    .or_else(|| last(&|m| m.lands_on_rosette()))
+    .or_else(|| moves.len().checked_sub(1))
+}
+
+/// The sixteenths of the chance of rolling exactly `d` (0 when it cannot be
+/// rolled): finkel 1→4, 2→6, 3→4, 4→1; masters 1→6, 2→6, 3→2, 4→2.
+fn chance16(variant: &Variant, d: u8) -> i64 {
+    variant
+        .chances()
+        .iter()
+        .find(|c| c.roll == d)
+        .map_or(0, |c| i64::from(c.weight) * 16 / i64::from(c.denominator))
+}
+
+/// The position's value for `side` under `variant`, in sixteenths of a
+/// step, integers only.
+///
+/// * progress = Σ steps of the side's pieces on the board + home × (len+1);
+///   `v = 16 × (progress(side) − progress(other))`;
+/// * `v −= trunc(exposed × (exposure(side) − exposure(other)) / 16)`, where a
+///   piece at own step `s` on a shared cell, not on a safe rosette, adds
+///   `min(16, Σ chance16(d)) × s` over the distances `d` = 1..4 from which an
+///   enemy piece (or the enemy's hand, for a cell at the enemy's step `d`)
+///   could hit it;
+/// * `v += rosette × (held(side) − held(other))`, held = pieces on shared
+///   rosettes;
+/// * `v −= entry × (hand(side) − hand(other))`.
+#[must_use]
+pub fn evaluate(position: &Position, side: Side, variant: &Variant, weights: &Weights) -> i64 {
+    let route = variant.route();
+    let other = side.other();
+    let len = i64::from(route.len());
+    let progress = |s: Side| {
+        let t = route.table(s);
+        let mut m = position.board_mask(s) & t.mask;
+        let mut sum = 0i64;
+        while m != 0 {
+            sum += i64::from(t.step[m.trailing_zeros() as usize & 31]);
+            m &= m - 1;
+        }
+        sum + i64::from(position.home(s)) * (len + 1)
+    };
+    let mut v = 16 * (progress(side) - progress(other));
+    if weights.exposed != 0 {
+        let diff = exposure(position, side, variant) - exposure(position, other, variant);
+        v -= weights.exposed * diff / 16;
+    }
+    if weights.rosette != 0 {
+        let shared_rosettes = route.shared_mask() & crate::square::ROSETTE_MASK;
+        let held = |s: Side| i64::from((position.board_mask(s) & shared_rosettes).count_ones());
+        v += weights.rosette * (held(side) - held(other));
+    }
+    if weights.entry != 0 {
+        v -= weights.entry * (i64::from(position.hand(side)) - i64::from(position.hand(other)));
+    }
+    v
+}
+
+fn exposure(position: &Position, side: Side, variant: &Variant) -> i64 {
+    let route = variant.route();
+    let mine = route.table(side);
+    let theirs = route.table(side.other());
+    let enemy = position.board_mask(side.other());
+    let enemy_hand = position.hand(side.other()) > 0;
+    let mut m = position.board_mask(side) & route.shared_mask();
+    if variant.safe_rosettes() {
+        m &= !crate::square::ROSETTE_MASK;
+    }
+    let mut sum = 0i64;
+    while m != 0 {
+        let cell = m.trailing_zeros() as usize & 31;
+        m &= m - 1;
+        let s = i64::from(mine.step[cell]);
+        let es = i64::from(theirs.step[cell]);
+        let mut threat = 0i64;
+        for d in 1..=4u8 {
+            let from = es - i64::from(d);
+            let counts = if from == 0 {
+                enemy_hand
+            } else if from >= 1 {
+                enemy & (1 << (theirs.cell[from as usize & 31] & 31)) != 0
+            } else {
+                false
+            };
+            if counts {
+                threat += chance16(variant, d);
+            }
+        }
+        sum += threat.min(16) * s;
+    }
+    sum
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SearchInfo {
+    /// The chosen move's index in the legal moves, `None` when there is no
+    /// move (or the game is over).
+    pub index: Option<usize>,
+    /// Nodes visited, over all levels.
+    pub nodes: u64,
+    /// The deepest level that finished.
+    pub depth: u32,
+    /// The chosen move's value at that level.
+    pub value: i64,
+    /// Whether a level was cut short by the budget and thrown away.
+    pub stopped: bool,
+}
+
+struct Searcher<'a> {
+    variant: &'a Variant,
+    weights: &'a Weights,
+    root: Side,
+    nodes: u64,
+    budget: u64,
+    bounded: bool,
+    stopped: bool,
+}
+
+impl Searcher<'_> {
+    fn value(&mut self, pos: &Position, d: i64) -> i64 {
+        if self.bounded && self.nodes >= self.budget {
+            self.stopped = true;
+            return 0;
+        }
+        self.nodes += 1;
+        match pos.status(self.variant) {
+            Status::Won(w) => return if w == self.root { WIN + d } else { -(WIN + d) },
+            Status::Drawn => return 0,
+            Status::Ongoing => {}
+        }
+        if d <= 0 {
+            return evaluate(pos, self.root, self.variant, self.weights);
+        }
+        let mut sum = 0i64;
+        let mut denominator = 1i64;
+        for chance in self.variant.chances() {
+            sum += i64::from(chance.weight) * self.best(pos, chance.roll, d);
+            denominator = i64::from(chance.denominator);
+        }
+        sum / denominator
+    }
+
+    fn best(&mut self, pos: &Position, roll: u8, d: i64) -> i64 {
+        let mut moves = MoveList::<Move>::new();
+        pos.legal_into(self.variant, roll, &mut moves);
+        if moves.is_empty() {
+            return self.value(&pos.forfeit(), d - 1);
+        }
+        let maximize = pos.side() == self.root;
+        let mut best = None;
+        for &mv in moves.iter() {
+            let Some((next, _)) = pos.apply_unchecked(mv) else {
+                continue;
+            };
+            let v = self.value(&next, d - 1);
+            best = Some(match best {
+                None => v,
+                Some(b) if (maximize && v > b) || (!maximize && v < b) => v,
+                Some(b) => b,
+            });
+        }
+        best.unwrap_or(0)
+    }
+}
+
+/// Expectiminimax for the side to move, which has rolled `roll`.
+///
+/// Iterative deepening over levels 1..=`depth` (0 means 32, and 32 is the
+/// most): level 1 never stops on the budget; a deeper level stops once
+/// `budget` nodes have been visited, and is then thrown away. At the root a
+/// later move replaces the best on a tie, so ties go to the highest index.
+/// A chance node trunc-divides the weighted sum of its rolls' best values by
+/// the denominator; a side to move maximizes when it is the root's side and
+/// minimizes otherwise, the first move setting the value and later ones
+/// replacing it only when strictly better.
+///
+/// The same question always gets the same answer.
+#[must_use]
+pub fn search(
+    position: &Position,
+    roll: u8,
+    depth: u32,
+    budget: u64,
+    variant: &Variant,
+    weights: &Weights,
+) -> SearchInfo {
+    let mut info = SearchInfo {
+        index: None,
+        nodes: 0,
+        depth: 0,
+        value: 0,
+        stopped: false,
+    };
+    let moves = position.legal(variant, roll);
+    if moves.is_empty() {
+        return info;
+    }
+    let top = if depth == 0 {
+        DEPTH_MAX
+    } else {
+        depth.min(DEPTH_MAX)
+    };
+    let mut s = Searcher {
+        variant,
+        weights,
+        root: position.side(),
+        nodes: 0,
+        budget,
+        bounded: false,
+        stopped: false,
+    };
+    for level in 1..=top {
+        s.bounded = level > 1;
+        s.stopped = false;
+        let mut chosen = 0;
+        let mut best = 0i64;
+        for (k, &mv) in moves.iter().enumerate() {
+            let Some((next, _)) = position.apply_unchecked(mv) else {
+                continue;
+            };
+            let v = s.value(&next, i64::from(level) - 1);
+            if k == 0 || v >= best {
+                chosen = k;
+                best = v;
+            }
+        }
+        if s.stopped {
+            info.stopped = true;
+            break;
+        }
+        info.index = Some(chosen);
+        info.depth = level;
+        info.value = best;
+        if (level == 1 && moves.len() == 1) || s.nodes >= budget {
+            break;
+        }
+    }
+    info.nodes = s.nodes;
+    info
+}
+
+/// A bot's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Thought {
+    /// The move to play.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// The bot's level on its ladder (1..4).
+    pub level: u8,
+    /// The move's index among the legal moves.
+    pub index: usize,
+    /// The deepest level that finished (0 for greedy).
+    pub depth: u32,
+    /// The move's value (`None` for greedy).
+    pub value: Option<i64>,
+    /// Nodes visited (0 for greedy).
+    pub nodes: u64,
+    /// Whether a level was cut short by the budget.
+    pub stopped: bool,
+}
+
+/// A player on the ladder of spec §17: level 1 is greedy, levels 2..4 search
+/// 2..4 plies with the route's weights.
+///
+/// ```
+/// use royal_ur::{Bot, Position, Variant};
+///
+/// let bot = Bot::new(Some(4), None)?;
+/// let pos = Position::start(7);
+/// let thought = bot.think(&pos, 2, &Variant::FINKEL).expect("a move");
+/// assert_eq!(thought.mv.to_string(), "hand-c1");
+/// assert_eq!(bot.think(&pos, 2, &Variant::FINKEL), Some(thought));
+/// # Ok::<(), royal_ur::BotError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bot {
+    level: Option<u8>,
+    budget: u64,
+}
+
+impl Default for Bot {
+    /// The top level, with the default budget.
+    fn default() -> Bot {
+        Bot {
+            level: None,
+            budget: BUDGET_DEFAULT,
+        }
+    }
+}
+
+impl Bot {
+    /// A bot at `level` (1..99; above the top of a ladder plays the top;
+    /// `None` is the top) with a node `budget` (1..2,000,000,000; `None` is
+    /// 1,000,000).
+    ///
+    /// # Errors
+    ///
+    /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
+    /// a budget of 0 or above 2,000,000,000.
+    pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
+        if let Some(l) = level
+            && !(1..=99).contains(&l)
+        {
+            return Err(BotError::Level(u32::from(l)));
+        }
+        let budget = budget.unwrap_or(BUDGET_DEFAULT);
+        if !(1..=BUDGET_MAX).contains(&budget) {
+            return Err(BotError::Budget(budget));
+        }
+        Ok(Bot { level, budget })
+    }
+
+    /// The level this bot plays (1..4).
+    #[must_use]
+    pub fn level(&self) -> u8 {
+        self.level.map_or(LEVEL_TOP, |l| l.min(LEVEL_TOP))
+    }
+
+    /// The node budget.
+    #[must_use]
+    pub const fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The move this bot plays in `position` with `roll` under `variant`,
+    /// and how it found it; `None` when the roll allows no move.
+    #[must_use]
+    pub fn think(&self, position: &Position, roll: u8, variant: &Variant) -> Option<Thought> {
+        let moves = position.legal(variant, roll);
+        let level = self.level();
+        match rung(level, variant.route()).ok()? {
+            Rung::Greedy => {
+                let index = greedy(position, &moves)?;
+                Some(Thought {
+                    mv: *moves.get(index)?,
+                    level,
+                    index,
+                    depth: 0,
+                    value: None,
+                    nodes: 0,
+                    stopped: false,
+                })
+            }
+            Rung::Search { depth, weights } => {
+                let info = search(position, roll, depth, self.budget, variant, &weights);
+                let index = info.index?;
+                Some(Thought {
+                    mv: *moves.get(index)?,
+                    level,
+                    index,
+                    depth: info.depth,
+                    value: Some(info.value),
+                    nodes: info.nodes,
+                    stopped: info.stopped,
+                })
+            }
+        }
+    }
+
+    /// The move this bot plays in a game, `None` when it has no roll or the
+    /// game is over.
+    #[must_use]
+    pub fn choose(&self, game: &crate::Game) -> Option<Move> {
+        let roll = game.roll()?;
+        self.think(game.position(), roll, game.variant())
+            .map(|t| t.mv)
+    }
+}
