@@ -1,0 +1,337 @@
+//! Move generation, refusals, counts and walks against hand-worked answers
+//! and against an oracle written from the rules text.
+
+mod common;
+
+use common::{Mix, listed, oracle, places, random_position, variants};
+use dice_core::{MoveList, Rules, Side};
+use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions, walk};
+
+fn pos(text: &str) -> Position {
+    Position::parse(text).unwrap()
+}
+
+fn long_safe() -> Variant {
+    Variant::custom([("route", "long")]).unwrap()
+}
+
+fn short_unsafe() -> Variant {
+    Variant::custom([("safe_rosettes", "0")]).unwrap()
+}
+
+#[test]
+fn hand_worked_move_lists_in_order() {
+    // Light: c1 (2), a1 (4), b2 (6), four in hand; dark: c2, d2 (rosette).
+    let mixed = pos("4xx2/1ldd4/l1l1xx2 l 4 0 5 0");
+    // Light: h2 (12), h1 (13), g1 (14), none in hand, four home.
+    let bearing = pos("4xx2/7l/4xxll l 0 4 7 0");
+    // Long route: light g3 (12), d2 (8); dark h2 (14), g1 (12).
+    let long = pos("4xxl1/3l3d/4xxd1 l 5 0 5 0");
+    let long_dark = long.with_side(Side::Dark);
+    let cases: Vec<(Variant, Position, u8, Vec<&str>)> = vec![
+        (Variant::FINKEL, Position::start(7), 4, vec!["hand-a1"]),
+        (Variant::FINKEL, Position::start(7), 0, vec![]),
+        (Variant::MASTERS, Position::start(7), 1, vec!["hand-d1"]),
+        (
+            Variant::MASTERS,
+            Position::start(7).with_side(Side::Dark),
+            3,
+            vec!["hand-b3"],
+        ),
+        // Everything is blocked, by own pieces or a safe rosette.
+        (Variant::FINKEL, mixed, 2, vec![]),
+        // The same rosette is open when rosettes are not safe.
+        (short_unsafe(), mixed, 2, vec!["b2-d2"]),
+        // An entry, a plain move, a capture, a move past both dark pieces.
+        (
+            Variant::FINKEL,
+            mixed,
+            3,
+            vec!["hand-b1", "c1-a2", "a1-c2", "b2-e2"],
+        ),
+        (
+            Variant::FINKEL,
+            mixed,
+            1,
+            vec!["hand-d1", "c1-b1", "a1-a2", "b2-c2"],
+        ),
+        // The hand, c1 and a1 are blocked; only b2 moves.
+        (Variant::FINKEL, mixed, 4, vec!["b2-f2"]),
+        // Exact bearing off, no bounce.
+        (Variant::FINKEL, bearing, 1, vec!["g1-home"]),
+        (Variant::FINKEL, bearing, 2, vec!["h1-home"]),
+        (Variant::FINKEL, bearing, 3, vec!["h2-home"]),
+        (Variant::FINKEL, bearing, 4, vec![]),
+        // Long route: capture on an unsafe rosette, and not on a safe one.
+        (Variant::MASTERS, long, 4, vec!["hand-a1", "g3-g1"]),
+        (long_safe(), long, 4, vec!["hand-a1"]),
+        (Variant::MASTERS, long, 2, vec!["hand-c1", "d2-f2", "g3-h2"]),
+        // Dark on the long route: g1 is dark's step 12, h2 its 14, g3 its 16.
+        (Variant::MASTERS, long_dark, 2, vec!["hand-c3", "h2-g3"]),
+        (
+            Variant::MASTERS,
+            long_dark,
+            3,
+            vec!["hand-b3", "g1-h3", "h2-home"],
+        ),
+    ];
+    for (variant, position, roll, want) in cases {
+        assert_eq!(
+            listed(&variant, &position, roll),
+            want,
+            "{variant} {position} roll {roll}"
+        );
+        assert_eq!(
+            oracle(&variant, &position, roll),
+            want,
+            "oracle: {variant} {position} roll {roll}"
+        );
+    }
+}
+
+#[test]
+fn generation_matches_the_oracle_over_many_positions() {
+    let mut rng = Mix(7);
+    for variant in variants() {
+        for i in 0..3000 {
+            let p = random_position(&mut rng, &variant, i % 3 == 0);
+            for roll in 0..=4 {
+                assert_eq!(
+                    listed(&variant, &p, roll),
+                    oracle(&variant, &p, roll),
+                    "{variant} {p} {roll}"
+                );
+            }
+        }
+    }
+}
+
+fn refusal_code(variant: &Variant, p: &Position, roll: u8, text: &str) -> &'static str {
+    let mv: Move = text.parse().unwrap();
+    match p.play(variant, roll, mv) {
+        Ok(_) => "ok",
+        Err(r) => r.code(),
+    }
+}
+
+#[test]
+fn every_refusal_reason_is_reached() {
+    let mixed = pos("4xx2/1ldd4/l1l1xx2 l 4 0 5 0");
+    let bearing = pos("4xx2/7l/4xxll l 0 4 7 0");
+    let f = Variant::FINKEL;
+    assert_eq!(refusal_code(&f, &bearing, 1, "hand-d1"), "no_piece");
+    assert_eq!(refusal_code(&f, &mixed, 1, "d1-c1"), "no_piece");
+    assert_eq!(refusal_code(&f, &mixed, 1, "c2-d2"), "not_your_piece");
+    assert_eq!(refusal_code(&f, &mixed, 1, "c1-a1"), "wrong_distance");
+    assert_eq!(refusal_code(&f, &bearing, 1, "h2-home"), "wrong_distance");
+    assert_eq!(refusal_code(&f, &mixed, 2, "c1-a1"), "own_piece");
+    assert_eq!(refusal_code(&f, &mixed, 2, "b2-d2"), "safe_rosette");
+    assert_eq!(refusal_code(&f, &bearing, 4, "g1-home"), "overshoot");
+    assert_eq!(refusal_code(&f, &mixed, 3, "a1-c2"), "ok");
+    // A light piece on g3, which light's short route does not visit.
+    let stray = pos("4xxl1/8/4xx2 l 6 0 7 0");
+    assert_eq!(refusal_code(&f, &stray, 1, "g3-h3"), "no_piece");
+    // Under safe_rosettes=0 the same capture is allowed.
+    assert_eq!(refusal_code(&short_unsafe(), &mixed, 2, "b2-d2"), "ok");
+}
+
+#[test]
+fn every_pair_of_places_is_played_iff_legal_and_never_refused_as_bad_move() {
+    let mut rng = Mix(11);
+    let pairs: Vec<Move> = places()
+        .into_iter()
+        .flat_map(|a| {
+            places()
+                .into_iter()
+                .filter_map(move |b| Move::new(a, b).ok())
+        })
+        .collect();
+    assert_eq!(pairs.len(), 21 * 21);
+    for variant in variants() {
+        for i in 0..150 {
+            let p = random_position(&mut rng, &variant, i % 4 == 0);
+            if p.status(&variant) != dice_core::Status::Ongoing {
+                // A finished game refuses everything as game_over first.
+                continue;
+            }
+            for roll in 1..=4 {
+                let legal = p.legal(&variant, roll);
+                for &mv in &pairs {
+                    match p.play(&variant, roll, mv) {
+                        Ok((next, _)) => {
+                            assert!(legal.contains(&mv), "{p} {roll} {mv}");
+                            assert!(
+                                next.is_consistent(variant.pieces())
+                                    || !p.is_consistent(variant.pieces())
+                            );
+                        }
+                        Err(r) => {
+                            assert!(!legal.contains(&mv), "{p} {roll} {mv}");
+                            assert_ne!(r, Refusal::BadMove, "{variant} {p} roll {roll} {mv}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn applying_captures_sends_the_enemy_home_to_hand_and_rosettes_keep_the_turn() {
+    let mixed = pos("4xx2/1ldd4/l1l1xx2 l 4 0 5 0");
+    let (next, flags) = mixed
+        .play(&Variant::FINKEL, 3, "a1-c2".parse().unwrap())
+        .unwrap();
+    assert_eq!(next.to_string(), "4xx2/1lld4/2l1xx2 d 4 0 6 0");
+    assert!(flags.captures && !flags.rosette && !flags.home);
+    let (next, flags) = mixed
+        .play(&short_unsafe(), 2, "b2-d2".parse().unwrap())
+        .unwrap();
+    assert_eq!(next.to_string(), "4xx2/2dl4/l1l1xx2 l 4 0 6 0");
+    assert!(flags.captures && flags.rosette);
+    let bearing = pos("4xx2/7l/4xxll l 0 4 7 0");
+    let (next, flags) = bearing
+        .play(&Variant::FINKEL, 1, "g1-home".parse().unwrap())
+        .unwrap();
+    assert_eq!(next.to_string(), "4xx2/7l/4xx1l d 0 5 7 0");
+    assert!(flags.home && !flags.rosette);
+    assert_eq!(bearing.forfeit().side(), Side::Dark);
+}
+
+#[test]
+fn the_rules_trait_speaks_for_the_same_functions() {
+    let v = Variant::FINKEL;
+    let start = Ur::start(&v, Side::Dark);
+    assert_eq!(start.to_string(), "4xx2/8/4xx2 d 7 0 7 0");
+    let mut out = MoveList::new();
+    Ur::legal(&v, &start, 2, &mut out);
+    assert_eq!(
+        out.iter().map(Move::to_string).collect::<Vec<_>>(),
+        ["hand-c3"]
+    );
+    let faces = |t: &str| t.parse::<dice_core::Faces>().unwrap();
+    assert_eq!(Ur::roll(&v, faces("0000")), 0);
+    assert_eq!(Ur::roll(&Variant::MASTERS, faces("000")), 4);
+    assert_eq!(Ur::roll(&v, faces("1011")), 3);
+    // Marked counts, not roll values: masters' 000 (worth 4) loses to 100.
+    assert_eq!(
+        Ur::throw_off(&Variant::MASTERS, faces("000"), faces("100")),
+        Some(Side::Dark)
+    );
+    assert_eq!(Ur::throw_off(&v, faces("1100"), faces("0011")), None);
+    let on = |t: &str| Some(t.parse::<Move>().unwrap());
+    for (mv, same) in [
+        ("a2-d2", true),
+        ("hand-a1", true),
+        ("f2-g1", true),
+        ("b3-a3", true),
+        ("h3-g3", true),
+        ("c2-e2", false),
+        ("g1-home", false),
+    ] {
+        let next = Ur::next_in_record(&Variant::MASTERS, Side::Light, 3, on(mv));
+        assert_eq!(next == Side::Light, same, "{mv}");
+    }
+    assert_eq!(Ur::next_in_record(&v, Side::Light, 0, None), Side::Dark);
+    assert_eq!(
+        Ur::spelled_out(&v),
+        "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=7"
+    );
+}
+
+/// The walk counted independently: children from the oracle, positions
+/// moved by the public `play`.
+fn slow_walk(depth: u32, variant: &Variant, p: &Position) -> u64 {
+    if depth == 0 || p.status(variant) != dice_core::Status::Ongoing {
+        return 1;
+    }
+    let mut total = 0;
+    for chance in variant.chances() {
+        let moves = oracle(variant, p, chance.roll);
+        if moves.is_empty() {
+            total += slow_walk(depth - 1, variant, &p.forfeit());
+        }
+        for text in moves {
+            let (next, _) = p.play(variant, chance.roll, text.parse().unwrap()).unwrap();
+            total += slow_walk(depth - 1, variant, &next);
+        }
+    }
+    total
+}
+
+#[test]
+fn walk_counts_from_the_start() {
+    let mut lines = Vec::new();
+    for (name, v) in [("finkel", Variant::FINKEL), ("masters", Variant::MASTERS)] {
+        let start = Position::start(7);
+        let counts: Vec<u64> = (1..=5).map(|d| walk(d, &v, &start)).collect();
+        for d in 1..=3 {
+            assert_eq!(
+                counts[d as usize - 1],
+                slow_walk(d, &v, &start),
+                "{name} depth {d}"
+            );
+        }
+        lines.push(format!("{name}: {counts:?}"));
+    }
+    // Depth 1 by hand: finkel rolls 0..4 give a lost turn and one entry
+    // each; masters rolls 1..4 give one entry each.
+    assert!(lines[0].starts_with("finkel: [5, "));
+    assert!(lines[1].starts_with("masters: [4, "));
+    insta::assert_snapshot!(lines.join("\n"));
+}
+
+/// Counts positions by enumerating them, for small piece counts.
+fn brute_count(variant: &Variant) -> u64 {
+    let route = variant.route();
+    let cells = |side| route.squares(side);
+    let p = variant.pieces() as u32;
+    let light = cells(Side::Light);
+    let dark = cells(Side::Dark);
+    let mut total = 0u64;
+    for lm in 0u32..(1 << light.len()) {
+        if lm.count_ones() > p {
+            continue;
+        }
+        let lcells: Vec<usize> = (0..light.len())
+            .filter(|i| lm & (1 << i) != 0)
+            .map(|i| light[i].cell())
+            .collect();
+        for dm in 0u32..(1 << dark.len()) {
+            if dm.count_ones() > p {
+                continue;
+            }
+            let clash =
+                (0..dark.len()).any(|i| dm & (1 << i) != 0 && lcells.contains(&dark[i].cell()));
+            if !clash {
+                total += u64::from(p - lm.count_ones() + 1) * u64::from(p - dm.count_ones() + 1);
+            }
+        }
+    }
+    2 * total
+}
+
+#[test]
+fn count_positions_for_every_piece_count_and_route() {
+    let mut lines = Vec::new();
+    for route in Route::ALL {
+        for pieces in 1..=7u8 {
+            let v = Variant::FINKEL
+                .with_route(route)
+                .with_pieces(pieces)
+                .unwrap();
+            let n = count_positions(&v);
+            if pieces <= 2 {
+                assert_eq!(n, brute_count(&v), "{route} {pieces}");
+            }
+            // Dice and safety do not change the count.
+            assert_eq!(
+                n,
+                count_positions(&v.with_dice(3, 4).unwrap().with_safe_rosettes(false))
+            );
+            lines.push(format!("{route} {pieces}: {n}"));
+        }
+    }
+    assert_eq!(count_positions(&Variant::FINKEL), 275_827_872);
+    insta::assert_snapshot!(lines.join("\n"));
+}
