@@ -211,7 +211,16 @@ fn nominal_forward(variant: &Variant, f: u8, r: u8) -> u8 {
     if f == 25 && variant.reach26 == Reach26::From25 { 26 } else { (f + r).min(31) }
 }
 
+/// The bits of houses 1..=25.
+const LOW25: u32 = (1 << 25) - 1;
+/// The bits of houses 1..=26.
+const LOW26: u32 = (1 << 26) - 1;
+
 /// The legal moves, into `out` (cleared first). Exposed through [`Rules`].
+///
+/// Forward moves from 1..=25 are found for all pieces at once on bitboards;
+/// the rare cases (breaking a run, from 25 under `from25`, pieces on 26..30)
+/// go through [`forward`] one by one.
 #[inline]
 pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
     out.clear();
@@ -225,20 +234,78 @@ pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &m
         }
         return;
     }
-    let mut pieces = c.own;
+    let r = u32::from(roll);
+    let (own, opp) = (c.own, c.opp);
+    let low = own & LOW25;
+    // landing houses 1..=26: not own, not a protected enemy, not an enemy on 26
+    let land = !own & !(opp & (c.opp_protected | !LOW25)) & LOW26;
+    let base = low & (land >> r);
+    let mut path = 0u32;
+    for k in 1..r {
+        path |= c.opp_blockade >> k;
+    }
+    let mut ok = base & !path;
+    let mut slow = (base & path & ((opp & c.opp_blockade) >> r)) | (own & !LOW25);
+    if variant.reach26 == Reach26::From25 && roll >= 2 {
+        slow |= own & bit(25);
+    }
+    while slow != 0 {
+        let f = slow.trailing_zeros() as u8 + 1;
+        slow &= slow - 1;
+        if forward(&c, f, roll).is_ok() {
+            ok |= bit(f);
+        }
+    }
+    if ok != 0 {
+        while ok != 0 {
+            let f = ok.trailing_zeros() as u8 + 1;
+            ok &= ok - 1;
+            let t = f + roll;
+            if t <= 26 {
+                out.push(Move::judged(f, t, t, opp & bit(t) != 0));
+            } else if let Ok((to, ends, swap)) = forward(&c, f, roll) {
+                out.push(Move::judged(f, to, ends, swap));
+            }
+        }
+        return;
+    }
+    let mut pieces = own & LOW25;
     while pieces != 0 {
         let f = pieces.trailing_zeros() as u8 + 1;
         pieces &= pieces - 1;
-        if let Ok((to, ends, swap)) = forward(&c, f, roll) {
+        if let Ok((to, ends, swap)) = backward(&c, f, roll) {
+            out.push(Move::judged(f, to, ends, swap));
+        }
+    }
+}
+
+/// The legal moves one piece at a time, straight from the rules: the
+/// reference the bitboard generator is tested against.
+#[cfg(test)]
+pub(crate) fn generate_plain(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
+    out.clear();
+    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0 {
+        return;
+    }
+    let c = Ctx::new(variant, position);
+    if let Some(b) = position.bound(variant) {
+        if let Ok((to, ends, swap)) = forward(&c, b, roll) {
+            out.push(Move::judged(b, to, ends, swap));
+        }
+        return;
+    }
+    for f in 1..=30u8 {
+        if c.own & bit(f) != 0
+            && let Ok((to, ends, swap)) = forward(&c, f, roll)
+        {
             out.push(Move::judged(f, to, ends, swap));
         }
     }
     if out.is_empty() {
-        let mut pieces = c.own & (bit(26) - 1);
-        while pieces != 0 {
-            let f = pieces.trailing_zeros() as u8 + 1;
-            pieces &= pieces - 1;
-            if let Ok((to, ends, swap)) = backward(&c, f, roll) {
+        for f in 1..=25u8 {
+            if c.own & bit(f) != 0
+                && let Ok((to, ends, swap)) = backward(&c, f, roll)
+            {
                 out.push(Move::judged(f, to, ends, swap));
             }
         }
@@ -247,7 +314,7 @@ pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &m
 
 /// Judges a move of the side to move: the move as legal would list it, or
 /// why not. Exposed through [`Rules::apply`] and [`Rules::refusal`].
-pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move, strict: bool) -> Result<Move, Refusal> {
+pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Result<Move, Refusal> {
     let f = mv.from();
     match position.at_bits(f) {
         None => return Err(Refusal::NoPiece),
@@ -265,12 +332,10 @@ pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move, 
         if f >= 26 {
             return Err(Refusal::BackwardNotAllowed);
         }
-        if strict {
-            let mut list = MoveList::new();
-            generate(variant, position, roll, &mut list);
-            if list.iter().any(|m| !m.is_backward()) {
-                return Err(Refusal::BackwardNotAllowed);
-            }
+        let mut list = MoveList::new();
+        generate(variant, position, roll, &mut list);
+        if list.iter().any(|m| !m.is_backward()) {
+            return Err(Refusal::BackwardNotAllowed);
         }
         if u16::from(to) + u16::from(roll) != u16::from(f) {
             return Err(Refusal::WrongDistance);
@@ -285,52 +350,38 @@ pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move, 
     Ok(Move::judged(f, to, ends, swap))
 }
 
-/// The position after a judged move, and its flags.
-pub(crate) fn make(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
-    let Ok(judged) = judge(variant, position, roll, mv, false) else {
-        return (*position, Flags::default());
-    };
-    let side = position.side();
-    let mut p = *position;
-    let f = judged.from();
-    let ends = judged.ends().map_or(31, Dest::rank);
-    let own = &mut p.boards[side.index()];
-    *own &= !bit(f);
-    if ends <= 30 {
-        *own |= bit(ends);
-    }
-    if judged.is_swap() {
-        let t = judged.to_rank();
-        let opp = &mut p.boards[side.other().index()];
-        *opp &= !bit(t);
-        *opp |= bit(f);
-    }
-    let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
-    p.side = if again { side } else { side.other() };
-    (p, Flags { again, swap: judged.is_swap(), ends: Some(Dest::from_rank(ends)) })
-}
-
-/// The position after a move `legal` listed (with its `ends` known), fast.
+/// The position after a move `legal` lists, and its flags. The move is
+/// trusted (dice-core applies only listed moves); any other move gives some
+/// position but never a panic.
 #[inline]
-pub(crate) fn make_listed(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Position {
+pub(crate) fn make(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
     let side = position.side();
-    let mut p = *position;
     let f = mv.from();
-    let ends = mv.ends().map_or(31, Dest::rank);
-    let own = &mut p.boards[side.index()];
-    *own &= !bit(f);
+    let t = mv.to_rank();
+    let mut p = *position;
+    let (own, opp) = (position.bits(side), position.bits(side.other()));
+    let (ends, swap) = if f <= 25 && t <= 26 {
+        (t, t < 26 && opp & bit(t) != 0)
+    } else {
+        let c = Ctx { own, opp, opp_protected: 0, opp_blockade: 0, variant: *variant };
+        match forward(&c, f, roll) {
+            Ok((_, ends, _)) => (ends, false),
+            Err(_) => return (*position, Flags::default()),
+        }
+    };
+    let mine = &mut p.boards[side.index()];
+    *mine &= !bit(f);
     if ends <= 30 {
-        *own |= bit(ends);
+        *mine |= bit(ends);
     }
-    if mv.is_swap() {
-        let t = mv.to_rank();
-        let opp = &mut p.boards[side.other().index()];
-        *opp &= !bit(t);
-        *opp |= bit(f);
+    if swap {
+        let theirs = &mut p.boards[side.other().index()];
+        *theirs &= !bit(t);
+        *theirs |= bit(f);
     }
     let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
     p.side = if again { side } else { side.other() };
-    p
+    (p, Flags { again, swap, ends: Some(Dest::from_rank(ends)) })
 }
 
 impl Rules for Senet {
@@ -400,7 +451,7 @@ impl Rules for Senet {
     fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {
         // `judge` accepts exactly what `generate` lists; the fallback is
         // unreachable for a move legal does not hold (see the tests).
-        judge(variant, position, roll, mv, true).err().unwrap_or(Refusal::WrongDistance)
+        judge(variant, position, roll, mv).err().unwrap_or(Refusal::WrongDistance)
     }
 
     fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
@@ -421,5 +472,99 @@ impl Rules for Senet {
 
     fn read_extra_header(text: &str) -> Option<Seat> {
         (text == "light p2").then_some(Seat::P2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cheap deterministic generator for test positions.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            self.0 >> 33
+        }
+    }
+
+    fn random_position(rng: &mut Lcg, variant: &Variant) -> Position {
+        let mut p = Position::empty(if rng.next() % 2 == 0 { Side::Light } else { Side::Dark });
+        for side in Side::ALL {
+            let n = 1 + rng.next() % u64::from(variant.piece_count());
+            let mut placed = 0;
+            while placed < n {
+                let h = 1 + (rng.next() % 30) as u8;
+                if p.at_bits(h).is_none() && !(h == 27 && variant.water == Water::Reborn) {
+                    p.boards[side.index()] |= bit(h);
+                    placed += 1;
+                }
+            }
+        }
+        p
+    }
+
+    fn variants() -> Vec<Variant> {
+        let mut all = Vec::new();
+        for protect in ["all", "ends"] {
+            for blockade in ["3", "2"] {
+                for reach in ["exact", "from25"] {
+                    for on26 in ["none", "again"] {
+                        for water in ["reborn", "stand"] {
+                            for off30 in ["one", "any"] {
+                                let text = format!(
+                                    "protect={protect} blockade={blockade} reach26={reach} on26={on26} water={water} off30={off30} pieces=7"
+                                );
+                                all.push(text.parse().unwrap());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    /// The bitboard generator agrees with the plain one, move for move and
+    /// in order, and `judge` accepts exactly the listed moves (so the
+    /// refusal fallback is never reached).
+    #[test]
+    fn bitboards_agree_with_the_plain_rules_and_judge() {
+        let mut rng = Lcg(7);
+        let mut fast = MoveList::new();
+        let mut plain = MoveList::new();
+        for variant in variants() {
+            for _ in 0..60 {
+                let p = random_position(&mut rng, &variant);
+                for roll in 1..=5 {
+                    generate(&variant, &p, roll, &mut fast);
+                    generate_plain(&variant, &p, roll, &mut plain);
+                    let a: Vec<_> = fast.iter().map(|m| (m.to_string(), m.ends(), m.is_swap())).collect();
+                    let b: Vec<_> = plain.iter().map(|m| (m.to_string(), m.ends(), m.is_swap())).collect();
+                    assert_eq!(a, b, "{p} roll {roll} under {variant}");
+                    for from in 1..=30u8 {
+                        for to in 1..=31u8 {
+                            if to == from {
+                                continue;
+                            }
+                            let mv = Move::judged(from, to, 0, false);
+                            let listed = fast.iter().find(|m| **m == mv);
+                            match (judge(&variant, &p, roll, mv), listed) {
+                                (Ok(j), Some(l)) => {
+                                    assert_eq!((j.ends(), j.is_swap()), (l.ends(), l.is_swap()));
+                                    let (q1, f1) = make(&variant, &p, roll, mv);
+                                    assert_eq!(f1.ends, l.ends(), "{p} {mv} roll {roll}");
+                                    assert_eq!(f1.swap, l.is_swap());
+                                    assert_eq!(q1.on_board(p.side()) + u8::from(l.ends() == Some(Dest::Off)), p.on_board(p.side()));
+                                }
+                                (Err(_), None) => {}
+                                (j, l) => panic!("{p} roll {roll} {mv} under {variant}: judge {j:?}, listed {l:?}"),
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

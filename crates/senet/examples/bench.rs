@@ -1,0 +1,37 @@
+//! Speed: complete random-move games through the seeded `Game` API on one
+//! core. Prints figures; asserts nothing about time.
+//!
+//! `cargo run --release -p senet --example bench [games] [rules]`
+
+use std::time::Instant;
+
+use dice_core::Seed;
+use senet::{Game, Variant};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let games: u64 = args.next().map_or(Ok(200_000), |a| a.parse())?;
+    let variant: Variant = args.next().map_or(Ok(Variant::KENDALL), |a| a.parse())?;
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut plies = 0u64;
+    let mut throws = 0u64;
+    let start = Instant::now();
+    for n in 0..games {
+        let mut game = Game::seeded(Seed::new(n.to_le_bytes())?, variant)?;
+        while !game.is_over() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let legal = game.legal();
+            let mv = legal[(rng % legal.len() as u64) as usize];
+            game.play(mv)?;
+        }
+        plies += u64::from(game.ply());
+        throws += game.rolls();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("rules {variant}: {games} random games in {secs:.2} s");
+    println!("{:.0} games/s, {:.0} throws/s", games as f64 / secs, throws as f64 / secs);
+    println!("{:.1} plies and {:.1} throws a game", plies as f64 / games as f64, throws as f64 / games as f64);
+    Ok(())
+}
