@@ -9,7 +9,8 @@ use royal_ur::{Move, Place, Position, Route, Square, Variant};
 pub struct Mix(pub u64);
 
 impl Mix {
-    pub fn next(&mut self) -> u64 {
+    /// The next number.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -17,8 +18,9 @@ impl Mix {
         z ^ (z >> 31)
     }
 
+    /// A number below `n`.
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 }
 
@@ -109,7 +111,7 @@ pub fn random_position(rng: &mut Mix, variant: &Variant, anywhere: bool) -> Posi
             .with_hand(side, rest - home)
             .unwrap();
     }
-    pos.with_side(if rng.next() & 1 == 0 {
+    pos.with_side(if rng.next_u64() & 1 == 0 {
         Side::Light
     } else {
         Side::Dark
