@@ -38,7 +38,7 @@ fn records_replay_and_their_summaries_hold() {
             "rolls": game.rolls(),
             "lost_turns": game.forfeits_since(0).len(),
             "home": [game.home(Side::Light), game.home(Side::Dark)],
-            "next": game.roll().map(|r| format!("{} rolls {r}", game.side().map_or("nobody", Side::as_str))),
+            "next": game.side().zip(game.roll()).map(|(s, r)| format!("{s} rolls {r}")),
         });
         insta::assert_json_snapshot!(summary);
     });
