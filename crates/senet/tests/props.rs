@@ -1,0 +1,106 @@
+//! Seeded self-play with the whole-state invariants checked after every step:
+//! 2,000 games per rule set and piece count.
+
+use dice_core::{Seed, Side};
+use senet::{Dest, Game, Pieces, Position, SenetGame, Variant, Water};
+
+/// A cheap deterministic chooser.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+}
+
+/// What the log has borne off so far, read incrementally.
+#[derive(Default)]
+struct Tally {
+    seen: usize,
+    off: [usize; 2],
+}
+
+fn check(game: &Game, tally: &mut Tally) {
+    let v = game.variant();
+    let p = game.position();
+    // never two pieces on one house
+    assert_eq!(p.bits(Side::Light) & p.bits(Side::Dark), 0, "{p}");
+    // pieces conserved: on the board plus those the log bore off
+    for e in &game.log()[tally.seen..] {
+        if e.flags.ends == Some(Dest::Off) {
+            tally.off[e.side.index()] += 1;
+        }
+    }
+    tally.seen = game.log().len();
+    for side in Side::ALL {
+        let off = tally.off[side.index()];
+        assert_eq!(usize::from(p.on_board(side)) + off, usize::from(v.piece_count()), "{p}");
+        assert_eq!(usize::from(game.home(side)), off);
+    }
+    // kendall never has a piece on 27
+    if v.water == Water::Reborn {
+        assert_eq!(game.at(27).unwrap(), None, "{p}");
+    }
+    // the position string round-trips, and the key is a function of it
+    let text = p.to_string();
+    let back = Position::parse(&text, v).unwrap();
+    assert_eq!(back, *p);
+    assert_eq!(back.key(v), game.key());
+    // between calls: over, or a throw with a legal move
+    if !game.is_over() {
+        assert!(!game.legal().is_empty());
+        assert!(game.turn().is_some());
+    }
+}
+
+fn run(variant: Variant, games: u64) {
+    let mut rng = Lcg(variant.piece_count().into());
+    for n in 0..games {
+        let seed = Seed::new(format!("{variant} {n}")).unwrap();
+        let mut game = Game::seeded(seed, variant).unwrap();
+        let mut tally = Tally::default();
+        check(&game, &mut tally);
+        let mut step = 0u32;
+        while !game.is_over() {
+            let legal = game.legal();
+            let mv = legal[(rng.next() % legal.len() as u64) as usize];
+            // undo restores an equal game (on every step of the first games,
+            // then every 16th step, to keep debug runs short)
+            if n < 50 || step % 16 == 0 {
+                let before = game.clone();
+                game.play(mv).unwrap();
+                assert!(game.undo());
+                assert_eq!(game, before, "undo after {mv}");
+            }
+            game.play(mv).unwrap();
+            check(&game, &mut tally);
+            step += 1;
+        }
+        // the finished record replays identically
+        let record = game.to_record().to_string();
+        let again = Game::replay_text(&record, None).unwrap();
+        assert_eq!(again, game, "{record}");
+        assert_eq!(again.to_record().to_string(), record);
+    }
+}
+
+#[test]
+fn kendall_5() {
+    run(Variant::KENDALL, 2000);
+}
+
+#[test]
+fn kendall_7() {
+    run(Variant::KENDALL.with_pieces(Pieces::Seven), 2000);
+}
+
+#[test]
+fn skyruk_5() {
+    run(Variant::SKYRUK, 2000);
+}
+
+#[test]
+fn skyruk_7() {
+    run(Variant::SKYRUK.with_pieces(Pieces::Seven), 2000);
+}
