@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+mod bot;
 mod chances;
 mod game;
 mod mv;
@@ -11,6 +12,7 @@ mod rules;
 mod seat;
 mod variant;
 
+pub use bot::{BUDGET, Bot, BotLevelError, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate};
 pub use chances::{CHANCES, Chance};
 pub use game::{Game, SenetGame, Turn, script};
 pub use mv::{Dest, Move, ParseMoveError};
