@@ -1,0 +1,169 @@
+//! Typed errors, each with a stable `code()`.
+
+use std::path::PathBuf;
+
+/// Why a position could not be looked up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// The position does not hold the rule set's pieces a side (hand, board
+    /// and home), or a piece stands off its side's route.
+    #[error("the position {0:?} does not fit the rule set of the table")]
+    Inconsistent(String),
+}
+
+impl LookupError {
+    /// The contract word: `inconsistent`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            LookupError::Inconsistent(_) => "inconsistent",
+        }
+    }
+}
+
+/// Why a solve stopped without a table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// A layer did not settle within the sweep limit.
+    #[error(
+        "layer (my home {my_home}, their home {their_home}) still changed by {change:e} after {sweeps} sweeps"
+    )]
+    NotConverged {
+        /// My pieces home in the layer.
+        my_home: u8,
+        /// Their pieces home in the layer.
+        their_home: u8,
+        /// Sweeps made.
+        sweeps: u32,
+        /// The largest change in the last sweep.
+        change: f64,
+    },
+    /// The options make no sense (a tolerance that is not a small positive
+    /// number, no sweeps allowed).
+    #[error("bad solve options: {0}")]
+    Options(String),
+}
+
+impl SolveError {
+    /// The contract word: `not_converged` or `options`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            SolveError::NotConverged { .. } => "not_converged",
+            SolveError::Options(_) => "options",
+        }
+    }
+}
+
+/// Why a table file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// The file could not be opened, read or written.
+    #[error("table file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file does not start with the table magic.
+    #[error("{0} is not a solved-table file (wrong magic bytes)")]
+    NotATable(PathBuf),
+    /// A format version this build does not read.
+    #[error("table format version {found} is not supported (this build reads {supported})")]
+    Version {
+        /// The file's version.
+        found: u32,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The header is damaged: a field that cannot be read.
+    #[error("the table header is damaged: {0}")]
+    Header(String),
+    /// The table was solved for other rules than the ones asked for.
+    #[error("the table is for rules {found:?}, not {expected:?}")]
+    WrongRules {
+        /// The rules asked for.
+        expected: String,
+        /// The rules in the file.
+        found: String,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("the table file is {found} bytes long but its header says {expected}")]
+    Truncated {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes on disk.
+        found: u64,
+    },
+    /// The contents do not match the checksum in the header.
+    #[error("the table is corrupted: checksum {found:016x} does not match {expected:016x}")]
+    Checksum {
+        /// The checksum in the header.
+        expected: u64,
+        /// The checksum of the contents.
+        found: u64,
+    },
+}
+
+impl TableError {
+    /// The contract word: `io`, `not_a_table`, `version`, `header`,
+    /// `wrong_rules`, `truncated` or `checksum`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            TableError::Io { .. } => "io",
+            TableError::NotATable(_) => "not_a_table",
+            TableError::Version { .. } => "version",
+            TableError::Header(_) => "header",
+            TableError::WrongRules { .. } => "wrong_rules",
+            TableError::Truncated { .. } => "truncated",
+            TableError::Checksum { .. } => "checksum",
+        }
+    }
+}
+
+/// Why a game could not be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// The game is played under other rules than the table's.
+    #[error("the game is played under {game:?} but the table holds {table:?}")]
+    WrongRules {
+        /// The game's rules.
+        game: String,
+        /// The table's rules.
+        table: String,
+    },
+    /// A position of the game is not in the table.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// A logged move is not legal where it was played (the game did not
+    /// start from the rules' start position).
+    #[error("ply {ply}: {mv} is not legal in {position} with a roll of {roll}")]
+    Illegal {
+        /// The ply of the move.
+        ply: u32,
+        /// The move text.
+        mv: String,
+        /// The roll.
+        roll: u8,
+        /// The position string.
+        position: String,
+    },
+}
+
+impl AnalysisError {
+    /// The contract word: `wrong_rules`, `inconsistent` or `illegal`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            AnalysisError::WrongRules { .. } => "wrong_rules",
+            AnalysisError::Lookup(e) => e.code(),
+            AnalysisError::Illegal { .. } => "illegal",
+        }
+    }
+}

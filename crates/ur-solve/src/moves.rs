@@ -1,0 +1,153 @@
+//! Move generation on [`State`]s: the rules of `royal-ur` read through the
+//! index's geometry, tested against `royal_ur::Position::legal_into` and
+//! `apply_unchecked` for every state of small rule sets.
+
+use crate::index::{Index, State};
+
+/// What a move leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Successor {
+    /// The position after the move, seen from the side that moves next.
+    pub next: State,
+    /// Whether the mover moves again (the piece landed on a rosette); when
+    /// false, `next` is seen from the other side.
+    pub again: bool,
+}
+
+impl Index {
+    /// Whether someone has won: the mover (all pieces home) or the other
+    /// side.
+    #[inline(always)]
+    #[must_use]
+    pub fn is_over(&self, st: State) -> bool {
+        st.my_home >= self.pieces() || st.their_home >= self.pieces()
+    }
+
+    /// Calls `f` for each move `roll` allows in `st`, in the reference
+    /// order (the hand first, then the pieces by ascending step), and
+    /// returns how many there were. A roll of 0 and a finished game allow
+    /// none.
+    #[inline(always)]
+    pub fn for_each_move(&self, st: State, roll: u8, mut f: impl FnMut(Successor)) -> usize {
+        if roll == 0 || self.is_over(st) {
+            return 0;
+        }
+        let theirs_m = self.theirs_in_mine(st.theirs);
+        let safe = self.variant().safe_rosettes();
+        let blocked = st.mine | if safe { theirs_m & self.rosette_mask } else { 0 };
+        let home = self.route_len() + 1;
+        let on_board = st.mine.count_ones() as u8;
+        let mut n = 0;
+        if st.my_home + on_board < self.pieces() && blocked & (1 << roll) == 0 {
+            f(self.successor(st, 0, roll, theirs_m));
+            n += 1;
+        }
+        let mut m = st.mine;
+        while m != 0 {
+            let s = m.trailing_zeros() as u8;
+            m &= m - 1;
+            let t = s + roll;
+            if t >= home {
+                if t == home {
+                    let mine = st.mine & !(1 << s);
+                    f(Successor {
+                        next: State {
+                            mine: st.theirs,
+                            theirs: mine,
+                            my_home: st.their_home,
+                            their_home: st.my_home + 1,
+                        },
+                        again: false,
+                    });
+                    n += 1;
+                }
+                break;
+            }
+            if blocked & (1 << t) == 0 {
+                f(self.successor(st, s, t, theirs_m));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// A move from step `s` (0 for the hand) to step `t` on the board.
+    #[inline(always)]
+    fn successor(&self, st: State, s: u8, t: u8, theirs_m: u32) -> Successor {
+        let mine = (st.mine & !(1u32 << s)) | (1 << t);
+        let mut theirs = st.theirs;
+        if theirs_m & (1 << t) != 0 {
+            theirs &= !(1u32 << self.mine_to_theirs[usize::from(t)]);
+        }
+        if self.rosette_mask & (1 << t) != 0 {
+            Successor {
+                next: State {
+                    mine,
+                    theirs,
+                    ..st
+                },
+                again: true,
+            }
+        } else {
+            Successor {
+                next: State {
+                    mine: theirs,
+                    theirs: mine,
+                    my_home: st.their_home,
+                    their_home: st.my_home,
+                },
+                again: false,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use dice_core::{MoveList, Side};
+    use royal_ur::{Route, Variant};
+
+    use super::*;
+
+    /// For every state of the 1- and 2-piece rule sets (and every 23rd state
+    /// of the 3-piece ones), both sides to move and every roll, the moves
+    /// here lead to the positions royal-ur's moves lead to, in the same
+    /// order.
+    #[test]
+    fn moves_match_royal_ur_for_every_state_of_small_sets() {
+        let mut checked = 0u64;
+        for route in Route::ALL {
+            for safe in [false, true] {
+                for pieces in 1..=3 {
+                    let v = Variant::new(route, 4, 0, safe, pieces).unwrap();
+                    let ix = Index::new(&v);
+                    let mut list = MoveList::new();
+                    let stride = if pieces == 3 { 23 } else { 1 };
+                    for i in (0..ix.len()).step_by(stride) {
+                        let st = ix.unrank(i).unwrap();
+                        for side in Side::ALL {
+                            let pos = ix.position(st, side);
+                            for roll in 0..=4 {
+                                pos.legal_into(&v, roll, &mut list);
+                                let want: Vec<_> = list
+                                    .iter()
+                                    .map(|&mv| pos.apply_unchecked(mv).unwrap())
+                                    .map(|(next, flags)| (next, flags.rosette))
+                                    .collect();
+                                let mut got = Vec::new();
+                                let n = ix.for_each_move(st, roll, |s| {
+                                    let who = if s.again { side } else { side.other() };
+                                    got.push((ix.position(s.next, who), s.again));
+                                });
+                                assert_eq!(n, got.len());
+                                assert_eq!(got, want, "{v} {pos} roll {roll}");
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000);
+    }
+}
