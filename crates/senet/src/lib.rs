@@ -11,6 +11,7 @@ mod refusal;
 mod rules;
 mod seat;
 mod variant;
+mod walk;
 
 pub use bot::{BUDGET, Bot, BotLevelError, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate};
 pub use chances::{CHANCES, Chance};
@@ -20,6 +21,7 @@ pub use position::{HouseError, Key, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use rules::{Flags, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
+pub use walk::walk;
 pub use variant::{Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water};
 
 /// The version of what a game does: it goes up when a release changes a move
