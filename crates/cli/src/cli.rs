@@ -1,0 +1,256 @@
+//! The command line, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Play the Royal Game of Ur and Senet, replay records, and ask the engines
+/// questions.
+///
+/// Exit codes: 0 success; 1 the input was refused (a bad record, position,
+/// move, seed or file), with one line on stderr naming what and where; 2 a
+/// usage error.
+#[derive(Debug, Parser)]
+#[command(name = "race", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// The Royal Game of Ur.
+    #[value(alias = "royal-ur")]
+    Ur,
+    /// Senet.
+    Senet,
+}
+
+/// A side, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SideArg {
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl From<SideArg> for dice_core::Side {
+    fn from(s: SideArg) -> dice_core::Side {
+        match s {
+            SideArg::Light => dice_core::Side::Light,
+            SideArg::Dark => dice_core::Side::Dark,
+        }
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a game in the terminal: against the bot, hotseat, or watch.
+    Play(PlayArgs),
+    /// Replay a record of either game and print the board and the result.
+    Replay(ReplayArgs),
+    /// The legal moves for a position and a roll, in engine order.
+    Moves(MovesArgs),
+    /// Check a position string and draw it.
+    Position(PositionArgs),
+    /// The faces (ur) or sticks (senet) and rolls of a seed's throws.
+    Throws(ThrowsArgs),
+    /// Count the game tree: every roll once, every move.
+    Perft(PerftArgs),
+    /// Bot against bot, many games, with statistics.
+    Selfplay(SelfplayArgs),
+    /// Engine speed on this machine.
+    Bench(BenchArgs),
+}
+
+/// A seed, as text or hex.
+#[derive(Debug, Args)]
+pub struct SeedArgs {
+    /// The seed: these bytes of text.
+    #[arg(long, value_name = "TEXT", conflicts_with = "seed_hex")]
+    pub seed: Option<String>,
+    /// The seed: the bytes this hexadecimal spells.
+    #[arg(long, value_name = "HEX")]
+    pub seed_hex: Option<String>,
+}
+
+/// `race play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The rule set: a name (finkel, masters; kendall, skyruk) or the fields spelled out.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// The bot's level (1 to the top, or `top`).
+    #[arg(long, value_name = "LEVEL", default_value = "top")]
+    pub level: String,
+    /// Two people at one keyboard.
+    #[arg(long, conflicts_with = "watch")]
+    pub hotseat: bool,
+    /// Watch the bot play both sides.
+    #[arg(long)]
+    pub watch: bool,
+    /// Your side against the bot.
+    #[arg(long, value_enum, default_value = "light")]
+    pub side: SideArg,
+    /// Who moves first (thrown for, or the rules', by default).
+    #[arg(long, value_enum)]
+    pub first: Option<SideArg>,
+    /// The seed (a fresh one from the clock when none is given).
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    /// Write the record to this file at the end.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// Milliseconds to wait after each bot move.
+    #[arg(long, value_name = "MS")]
+    pub pace: Option<u64>,
+    /// Plain ASCII drawing.
+    #[arg(long)]
+    pub ascii: bool,
+    /// No colour (as does a set NO_COLOR).
+    #[arg(long)]
+    pub no_color: bool,
+    /// Read commands line by line even on a terminal (no arrow keys).
+    #[arg(long)]
+    pub lines: bool,
+}
+
+/// `race replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The record file, or `-` for standard input.
+    #[arg(value_name = "FILE|-")]
+    pub file: String,
+    /// The game (recognised from the rules line when not given).
+    #[arg(long, value_enum)]
+    pub game: Option<GameName>,
+    /// Replay under these rules instead of the record's.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Plain ASCII drawing.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// `race moves`.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The rule set.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// The position (the start when not given).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// The roll.
+    #[arg(long, value_name = "N")]
+    pub roll: u8,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race position`.
+#[derive(Debug, Args)]
+pub struct PositionArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The position string.
+    #[arg(long, value_name = "POSITION")]
+    pub position: String,
+    /// The rule set.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Plain ASCII drawing.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// `race throws`.
+#[derive(Debug, Args)]
+pub struct ThrowsArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The seed.
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    /// The first throw number.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub from: u64,
+    /// How many throws (at most 1,000,000).
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    pub count: u64,
+    /// The rule set.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The rule set.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// How many plies deep.
+    #[arg(long, value_name = "D")]
+    pub depth: u32,
+    /// The position (the start when not given).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+}
+
+/// `race selfplay`.
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The rule set.
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// How many games.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u64,
+    /// Light's level.
+    #[arg(long, value_name = "LEVEL", default_value = "top")]
+    pub light: String,
+    /// Dark's level.
+    #[arg(long, value_name = "LEVEL", default_value = "top")]
+    pub dark: String,
+    /// The seed each game's seed is made from (`SEED:index`).
+    #[arg(long, value_name = "TEXT", default_value = "selfplay")]
+    pub seed: String,
+    /// Write every record into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub records: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Which game (both when not given).
+    pub game: Option<GameName>,
+    /// Seconds to spend on each measurement.
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    pub seconds: f64,
+}

@@ -1,0 +1,144 @@
+//! What the front end needs from a game beyond [`dice_core::Rules`]: text
+//! forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
+//! implement it; everything else in the crate is generic over it.
+
+use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side, Status};
+use serde_json::Value;
+
+use crate::error::Refused;
+use crate::style::Style;
+
+/// A game the `race` command can play.
+pub trait Engine: Rules {
+    /// The word on the command line: `ur` or `senet`.
+    const CMD: &'static str;
+    /// What the game calls a capture in statistics: `captures` or `swaps`.
+    const CAPTURE_WORD: &'static str;
+
+    /// A player the computer runs.
+    type Bot: Clone + std::fmt::Debug;
+
+    /// The rule set used when none is given.
+    fn default_variant() -> Self::Variant;
+
+    /// The named rule sets, for `bench`.
+    fn named_variants() -> Vec<Self::Variant>;
+
+    /// Reads rules text (a name or the fields spelled out).
+    ///
+    /// # Errors
+    ///
+    /// A refusal naming `input` and the rules' own code.
+    fn parse_variant(text: &str, input: &str) -> Result<Self::Variant, Refused>;
+
+    /// Reads a position string under these rules.
+    ///
+    /// # Errors
+    ///
+    /// A refusal with the position code (`POS_GAP`, `shape`, ...).
+    fn parse_position(
+        text: &str,
+        variant: &Self::Variant,
+        input: &str,
+    ) -> Result<Self::Position, Refused>;
+
+    /// The position string.
+    fn position_text(position: &Self::Position) -> String;
+
+    /// The position key as text.
+    fn key_text(position: &Self::Position, variant: &Self::Variant) -> String;
+
+    /// Every roll the dice can make, each once, in ascending order.
+    fn rolls(variant: &Self::Variant) -> Vec<u8>;
+
+    /// The move as JSON for `race moves --json`.
+    fn move_json(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+        mv: Self::Move,
+    ) -> Value;
+
+    /// The move as a line of the numbered list offered to a player.
+    fn move_label(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+        mv: Self::Move,
+    ) -> String;
+
+    /// A log entry in display form (`3: a2-d2x*`, `5: 12-17`, `0: -`).
+    fn entry_label(entry: &LogEntry<Self>) -> String;
+
+    /// A plain sentence saying what a log entry did.
+    fn narrate(variant: &Self::Variant, entry: &LogEntry<Self>, style: &Style) -> String;
+
+    /// How many of a side's pieces are home (borne off).
+    fn home(variant: &Self::Variant, position: &Self::Position, side: Side) -> u8;
+
+    /// Whether a ply captured (Ur) or swapped (Senet).
+    fn is_capture(flags: &Self::Flags) -> bool;
+
+    /// The board with both sides' hands and homes, marking `last`: the last
+    /// move of each side, as log entries.
+    fn draw(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        last: &[LogEntry<Self>],
+        style: &Style,
+    ) -> String;
+
+    /// The dice or sticks of a throw and what it is worth.
+    fn draw_throw(variant: &Self::Variant, faces: Option<Faces>, roll: u8, style: &Style)
+    -> String;
+
+    /// The route or track, drawn, for the `route` command.
+    fn draw_route(variant: &Self::Variant, side: Side, style: &Style) -> String;
+
+    /// The highest bot level.
+    fn level_top(variant: &Self::Variant) -> u8;
+
+    /// A bot at a level (`1`..top, or `top`).
+    ///
+    /// # Errors
+    ///
+    /// A refusal with code `level`.
+    fn bot(level: &str, variant: &Self::Variant, input: &str) -> Result<Self::Bot, Refused>;
+
+    /// The bot's level, for messages.
+    fn bot_level(bot: &Self::Bot) -> u8;
+
+    /// The bot's move in a game, `None` when it has no roll.
+    fn choose(bot: &Self::Bot, game: &Game<Self>) -> Option<Self::Move>;
+}
+
+/// The legal moves for a position and a roll, as a vector.
+pub fn legal<E: Engine>(variant: &E::Variant, position: &E::Position, roll: u8) -> Vec<E::Move> {
+    let mut list = MoveList::new();
+    E::legal(variant, position, roll, &mut list);
+    list.to_vec()
+}
+
+/// Counts the leaves of the game tree `depth` plies deep: every roll once,
+/// every move it allows; a roll with no move is one lost-turn branch; depth
+/// 0 or a finished game counts 1.
+pub fn perft<E: Engine>(variant: &E::Variant, position: &E::Position, depth: u32) -> u64 {
+    if depth == 0 || E::status(variant, position) != Status::Ongoing {
+        return 1;
+    }
+    let mut total = 0;
+    let mut list = MoveList::new();
+    for roll in E::rolls(variant) {
+        E::legal(variant, position, roll, &mut list);
+        if list.is_empty() {
+            let (next, _) = E::forfeit(variant, position, roll);
+            total += perft::<E>(variant, &next, depth - 1);
+            continue;
+        }
+        for &mv in list.iter() {
+            let (next, _) = E::apply(variant, position, roll, mv);
+            total += perft::<E>(variant, &next, depth - 1);
+        }
+    }
+    total
+}

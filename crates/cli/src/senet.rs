@@ -1,0 +1,431 @@
+//! Senet behind [`Engine`], with a small bot of the front end's own (the
+//! `senet` crate has none yet).
+
+use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side, Status};
+use senet::{Dest, Flags, Move, Position, Senet, Variant};
+use serde_json::{Value, json};
+
+use crate::engine::Engine;
+use crate::error::Refused;
+use crate::style::{Paint, Style};
+use crate::ur::parse_level;
+
+/// The top level of the Senet bot.
+pub const SENET_LEVEL_TOP: u8 = 2;
+
+/// A Senet player: level 1 takes the move with the best value at once;
+/// level 2 also weighs every roll that can come next and the best answer
+/// to it. Deterministic: ties go to the first move in engine order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SenetBot {
+    level: u8,
+}
+
+const WIN: i64 = 1_000_000;
+
+/// A side's standing: how far its pieces have come, borne-off pieces
+/// counted as 31, with a little for pieces that cannot be swapped.
+fn standing(variant: &Variant, position: &Position, side: Side) -> i64 {
+    let bits = position.bits(side);
+    let mut v = 31 * i64::from(position.home(side, variant)) * 4;
+    for h in 1..=30u8 {
+        if bits & (1 << (h - 1)) != 0 {
+            v += 4 * i64::from(h);
+            if position.protected(h, variant).unwrap_or(false) {
+                v += 3;
+            }
+            if position.in_blockade(h, variant).unwrap_or(false) {
+                v += 2;
+            }
+        }
+    }
+    v
+}
+
+fn value(variant: &Variant, position: &Position, root: Side) -> i64 {
+    match Senet::status(variant, position) {
+        Status::Won(side) if side == root => WIN,
+        Status::Won(_) => -WIN,
+        _ => standing(variant, position, root) - standing(variant, position, root.other()),
+    }
+}
+
+/// The expected value for `root` of a position before its throw, looking
+/// one throw ahead.
+fn expect(variant: &Variant, position: &Position, root: Side) -> i64 {
+    if Senet::status(variant, position) != Status::Ongoing {
+        return value(variant, position, root);
+    }
+    let mut list = MoveList::new();
+    let mut total = 0i64;
+    for chance in senet::CHANCES {
+        Senet::legal(variant, position, chance.roll, &mut list);
+        let best = if list.is_empty() {
+            let (next, _) = Senet::forfeit(variant, position, chance.roll);
+            value(variant, &next, root)
+        } else {
+            let mover = position.side();
+            let values = list.iter().map(|&mv| {
+                let (next, _) = Senet::apply(variant, position, chance.roll, mv);
+                value(variant, &next, root)
+            });
+            if mover == root {
+                values.max()
+            } else {
+                values.min()
+            }
+            .unwrap_or(0)
+        };
+        total += i64::from(chance.ways) * best;
+    }
+    total / 16
+}
+
+impl SenetBot {
+    /// The move this bot plays, as an index into `moves`.
+    fn pick(
+        self,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+        moves: &[Move],
+    ) -> Option<usize> {
+        let root = position.side();
+        let mut best: Option<(usize, i64)> = None;
+        for (i, &mv) in moves.iter().enumerate() {
+            let (next, _) = Senet::apply(variant, position, roll, mv);
+            let v = if self.level >= 2 && Senet::status(variant, &next) == Status::Ongoing {
+                expect(variant, &next, root)
+            } else {
+                value(variant, &next, root)
+            };
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((i, v));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+fn piece(side: Side, style: &Style) -> String {
+    match side {
+        Side::Light => style.paint(style.pick("○", "L"), Paint::Light),
+        Side::Dark => style.paint(style.pick("●", "D"), Paint::Dark),
+    }
+}
+
+fn house_glyph(house: u8, style: &Style) -> &'static str {
+    match house {
+        15 => style.pick("☥", "@"),
+        26 => style.pick("☆", "!"),
+        27 => style.pick("≈", "~"),
+        28 => style.pick("Ⅲ", "3"),
+        29 => style.pick("Ⅱ", "2"),
+        30 => style.pick("Ⅰ", "1"),
+        _ => style.pick("·", "."),
+    }
+}
+
+fn sticks_text(faces: Faces, style: &Style) -> String {
+    (0..faces.len())
+        .map(|i| {
+            if faces.die(i) {
+                style.pick("▯", "|")
+            } else {
+                style.pick("▮", "-")
+            }
+        })
+        .collect()
+}
+
+fn dest_json(dest: Dest) -> Value {
+    match dest.house() {
+        Some(h) => json!(h),
+        None => json!("off"),
+    }
+}
+
+/// Where a listed move leaves its piece: the move's own answer, or the
+/// rules' when the move does not know.
+fn ends(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Dest, Flags) {
+    let (_, flags) = Senet::apply(variant, position, roll, mv);
+    (mv.ends().or(flags.ends).unwrap_or(mv.to()), flags)
+}
+
+/// The houses of the three rows in drawing order: 1..10, 20..11, 21..30.
+fn rows() -> [[u8; 10]; 3] {
+    let mut rows = [[0u8; 10]; 3];
+    for i in 0..10u8 {
+        rows[0][usize::from(i)] = 1 + i;
+        rows[1][usize::from(i)] = 20 - i;
+        rows[2][usize::from(i)] = 21 + i;
+    }
+    rows
+}
+
+impl Engine for Senet {
+    const CMD: &'static str = "senet";
+    const CAPTURE_WORD: &'static str = "swaps";
+
+    type Bot = SenetBot;
+
+    fn default_variant() -> Variant {
+        Variant::KENDALL
+    }
+
+    fn named_variants() -> Vec<Variant> {
+        vec![Variant::KENDALL, Variant::SKYRUK]
+    }
+
+    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
+        text.parse::<Variant>().map_err(|e| {
+            Refused::new(input, "rules", e.to_string())
+                .why(e.code())
+                .detail("text", text)
+        })
+    }
+
+    fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
+        Position::parse(text, variant)
+            .map_err(|e| Refused::new(input, e.code(), e.to_string()).detail("text", text))
+    }
+
+    fn position_text(position: &Position) -> String {
+        position.to_string()
+    }
+
+    fn key_text(position: &Position, variant: &Variant) -> String {
+        position.key(variant).to_string()
+    }
+
+    fn rolls(_variant: &Variant) -> Vec<u8> {
+        senet::CHANCES.iter().map(|c| c.roll).collect()
+    }
+
+    fn move_json(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Value {
+        let (end, flags) = ends(variant, position, roll, mv);
+        json!({
+            "move": mv.to_string(),
+            "to": dest_json(mv.to()),
+            "ends": dest_json(end),
+            "swap": mv.is_swap() || flags.swap,
+            "backward": mv.is_backward(),
+        })
+    }
+
+    fn move_label(variant: &Variant, position: &Position, roll: u8, mv: Move) -> String {
+        let (end, flags) = ends(variant, position, roll, mv);
+        let mut notes = Vec::new();
+        if mv.is_backward() {
+            notes.push("backward".to_owned());
+        }
+        if flags.swap {
+            notes.push("swaps".to_owned());
+        }
+        if end != mv.to() {
+            notes.push(format!("ends on {end}"));
+        } else if end == Dest::Off {
+            notes.push("bears off".to_owned());
+        }
+        if flags.again {
+            notes.push("throws again".to_owned());
+        }
+        if notes.is_empty() {
+            mv.to_string()
+        } else {
+            format!("{:<8} {}", mv.to_string(), notes.join(", "))
+        }
+    }
+
+    fn entry_label(entry: &LogEntry<Senet>) -> String {
+        match entry.mv {
+            Some(mv) => format!("{}: {mv}", entry.roll),
+            None => format!("{}: -", entry.roll),
+        }
+    }
+
+    fn narrate(_variant: &Variant, entry: &LogEntry<Senet>, style: &Style) -> String {
+        let side = entry.side;
+        let sticks = entry
+            .faces
+            .map(|f| format!(" ({})", sticks_text(f, style)))
+            .unwrap_or_default();
+        let again = if entry.flags.again || senet::throws_again(entry.roll) {
+            format!("; {side} throws again")
+        } else {
+            String::new()
+        };
+        let Some(mv) = entry.mv else {
+            let pass = if again.is_empty() {
+                "; the sticks pass"
+            } else {
+                ""
+            };
+            return format!(
+                "{side} throws {}{sticks} and has no move{again}{pass}.",
+                entry.roll
+            );
+        };
+        let mut text = format!("{side} throws {}{sticks} and plays {mv}", entry.roll);
+        if mv.is_backward() {
+            text.push_str(", backward");
+        }
+        if entry.flags.swap {
+            text.push_str(&format!(
+                ", swapping with the {} piece, which goes to {}",
+                side.other(),
+                mv.from()
+            ));
+        }
+        match entry.flags.ends {
+            Some(Dest::Off) => text.push_str(", bearing the piece off"),
+            Some(Dest::House(27)) => text.push_str(", into the water, where it stands"),
+            Some(Dest::House(h)) if Some(h) != mv.to().house() => {
+                if mv.to().house() >= Some(27) || mv.from() >= 26 {
+                    text.push_str(&format!(", falls into the water and is reborn on {h}"));
+                } else {
+                    text.push_str(&format!(" and ends on {h}"));
+                }
+            }
+            _ => {}
+        }
+        text.push_str(&again);
+        text.push('.');
+        text
+    }
+
+    fn home(variant: &Variant, position: &Position, side: Side) -> u8 {
+        position.home(side, variant)
+    }
+
+    fn is_capture(flags: &Flags) -> bool {
+        flags.swap
+    }
+
+    fn draw(
+        variant: &Variant,
+        position: &Position,
+        last: &[LogEntry<Senet>],
+        style: &Style,
+    ) -> String {
+        let mut left = [false; 32];
+        let mut landed = [false; 32];
+        for entry in last {
+            if let Some(mv) = entry.mv {
+                left[usize::from(mv.from())] = true;
+                if let Some(Dest::House(h)) = entry.flags.ends {
+                    landed[usize::from(h)] = true;
+                }
+            }
+        }
+        let arrows = [
+            style.pick("→", ">"),
+            style.pick("←", "<"),
+            style.pick("→ off", "> off"),
+        ];
+        let mut out = String::new();
+        for (r, row) in rows().iter().enumerate() {
+            let numbers: String = row.iter().map(|h| format!("{h:>3}")).collect();
+            out.push_str(&style.paint(&format!("  {numbers}"), Paint::Dim));
+            out.push('\n');
+            out.push_str("  ");
+            for &h in row {
+                let glyph = match position.at(h).ok().flatten() {
+                    Some(side) => piece(side, style),
+                    None => style.paint(house_glyph(h, style), Paint::Dim),
+                };
+                let (l, r) = if landed[usize::from(h)] {
+                    ("[", "]")
+                } else if left[usize::from(h)] {
+                    ("(", ")")
+                } else {
+                    (" ", " ")
+                };
+                let (l, r) = if l == " " {
+                    (l.to_owned(), r.to_owned())
+                } else {
+                    (style.paint(l, Paint::Mark), style.paint(r, Paint::Mark))
+                };
+                out.push_str(&format!("{l}{glyph}{r}"));
+            }
+            out.push_str(&format!("  {}\n", arrows[r]));
+        }
+        for side in Side::ALL {
+            let off = position.home(side, variant);
+            let glyphs: String = (0..off).map(|_| piece(side, style)).collect();
+            out.push_str(&format!(
+                "  {:<5} on the board {}, off {off} {glyphs}",
+                side.as_str(),
+                position.on_board(side)
+            ));
+            out = out.trim_end().to_owned();
+            out.push('\n');
+        }
+        let marks: Vec<String> = last
+            .iter()
+            .filter(|e| e.mv.is_some())
+            .map(|e| format!("{} {}", e.side, Self::entry_label(e)))
+            .collect();
+        if !marks.is_empty() {
+            out.push_str(&format!("  last: {}\n", marks.join(", ")));
+        }
+        out
+    }
+
+    fn draw_throw(_variant: &Variant, faces: Option<Faces>, roll: u8, style: &Style) -> String {
+        let again = if senet::throws_again(roll) {
+            " (throws again)"
+        } else {
+            ""
+        };
+        match faces {
+            Some(f) => format!("sticks {}  roll {roll}{again}", sticks_text(f, style)),
+            None => format!("roll {roll}{again}"),
+        }
+    }
+
+    fn draw_route(variant: &Variant, _side: Side, style: &Style) -> String {
+        let mut out =
+            String::from("the track runs 1 to 10, back 11 to 20, then 21 to 30 and off:\n");
+        let empty = Position::empty(Side::Light);
+        out.push_str(
+            &Self::draw(variant, &empty, &[], style)
+                .lines()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        out.push('\n');
+        out.push_str(&format!(
+            "  {} 15 rebirth  {} 26 happiness  {} 27 water  {} 28 three truths  {} 29 re-atoum  {} 30 horus\n",
+            house_glyph(15, style),
+            house_glyph(26, style),
+            house_glyph(27, style),
+            house_glyph(28, style),
+            house_glyph(29, style),
+            house_glyph(30, style),
+        ));
+        out.push_str(&format!("  rules: {variant}\n"));
+        out
+    }
+
+    fn level_top(_variant: &Variant) -> u8 {
+        SENET_LEVEL_TOP
+    }
+
+    fn bot(level: &str, variant: &Variant, input: &str) -> Result<SenetBot, Refused> {
+        let level = parse_level(level, Self::level_top(variant), input)?;
+        Ok(SenetBot { level })
+    }
+
+    fn bot_level(bot: &SenetBot) -> u8 {
+        bot.level
+    }
+
+    fn choose(bot: &SenetBot, game: &Game<Senet>) -> Option<Move> {
+        let roll = game.roll()?;
+        let moves = game.legal();
+        let index = bot.pick(game.variant(), game.position(), roll, moves)?;
+        moves.get(index).copied()
+    }
+}

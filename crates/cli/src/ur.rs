@@ -1,0 +1,318 @@
+//! The Royal Game of Ur behind [`Engine`].
+
+use dice_core::{Faces, Game, LogEntry, Rules, Side};
+use royal_ur::{
+    Bot, Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
+};
+use serde_json::{Value, json};
+
+use crate::engine::Engine;
+use crate::error::Refused;
+use crate::style::{Paint, Style};
+
+/// Reads a bot level: `1`..`top` or the word `top`.
+pub fn parse_level(level: &str, top: u8, input: &str) -> Result<u8, Refused> {
+    if level == "top" {
+        return Ok(top);
+    }
+    match level.parse::<u8>() {
+        Ok(n) if (1..=top).contains(&n) => Ok(n),
+        _ => Err(Refused::new(
+            input,
+            "level",
+            format!("there is no level {level:?}; the levels are 1 to {top} and top"),
+        )
+        .detail("level", level)),
+    }
+}
+
+fn piece(side: Side, style: &Style) -> String {
+    match side {
+        Side::Light => style.paint(style.pick("○", "L"), Paint::Light),
+        Side::Dark => style.paint(style.pick("●", "D"), Paint::Dark),
+    }
+}
+
+fn faces_text(faces: Faces, style: &Style) -> String {
+    (0..faces.len())
+        .map(|i| {
+            if faces.die(i) {
+                style.pick("▲", "^")
+            } else {
+                style.pick("△", ".")
+            }
+        })
+        .collect()
+}
+
+fn place_words(place: Place) -> String {
+    match place {
+        Place::Hand => "the hand".to_owned(),
+        Place::Home => "home".to_owned(),
+        Place::Square(sq) => sq.name().to_owned(),
+    }
+}
+
+impl Engine for Ur {
+    const CMD: &'static str = "ur";
+    const CAPTURE_WORD: &'static str = "captures";
+
+    type Bot = Bot;
+
+    fn default_variant() -> Variant {
+        Variant::FINKEL
+    }
+
+    fn named_variants() -> Vec<Variant> {
+        vec![Variant::FINKEL, Variant::MASTERS]
+    }
+
+    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
+        text.parse::<Variant>().map_err(|e| {
+            Refused::new(input, "rules", e.to_string())
+                .why(e.code())
+                .detail("text", text)
+        })
+    }
+
+    fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
+        let _ = variant;
+        Position::parse(text).map_err(|e| {
+            Refused::new(input, e.code(), e.to_string())
+                .detail("text", text)
+                .detail("number", e.number())
+        })
+    }
+
+    fn position_text(position: &Position) -> String {
+        position.to_string()
+    }
+
+    fn key_text(position: &Position, _variant: &Variant) -> String {
+        position.key().to_string()
+    }
+
+    fn rolls(variant: &Variant) -> Vec<u8> {
+        variant.chances().iter().map(|c| c.roll).collect()
+    }
+
+    fn move_json(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> Value {
+        let (_, flags) = Ur::apply(variant, position, roll, mv);
+        json!({
+            "move": mv.to_string(),
+            "display": display_move(mv, roll, flags),
+            "captures": flags.captures,
+            "rosette": flags.rosette,
+            "home": flags.home,
+        })
+    }
+
+    fn move_label(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> String {
+        let (_, flags) = Ur::apply(variant, position, roll, mv);
+        let mut notes = Vec::new();
+        if flags.captures {
+            notes.push("captures");
+        }
+        if flags.rosette {
+            notes.push("rosette, throws again");
+        }
+        if flags.home {
+            notes.push("home");
+        }
+        if mv.from() == Place::Hand {
+            notes.push("enters");
+        }
+        if notes.is_empty() {
+            mv.to_string()
+        } else {
+            format!("{:<8} {}", mv.to_string(), notes.join(", "))
+        }
+    }
+
+    fn entry_label(entry: &LogEntry<Ur>) -> String {
+        display_entry(entry)
+    }
+
+    fn narrate(variant: &Variant, entry: &LogEntry<Ur>, style: &Style) -> String {
+        let side = entry.side;
+        let faces = entry
+            .faces
+            .map(|f| format!(" ({})", faces_text(f, style)))
+            .unwrap_or_default();
+        let worth = match entry.faces {
+            Some(f) if f.marked() == 0 && variant.zero_rolls() == 4 => ", no marks, worth four",
+            _ => "",
+        };
+        let Some(mv) = entry.mv else {
+            return if entry.roll == 0 {
+                format!("{side} rolls 0{faces} and loses the turn.")
+            } else {
+                format!(
+                    "{side} rolls {}{faces}{worth} but has no move: the turn is lost.",
+                    entry.roll
+                )
+            };
+        };
+        let action = match (mv.from(), mv.to()) {
+            (Place::Hand, to) => format!("enters a piece on {}", place_words(to)),
+            (from, Place::Home) => format!("bears a piece home from {}", place_words(from)),
+            (from, to) => format!("moves {} to {}", place_words(from), place_words(to)),
+        };
+        let mut text = format!(
+            "{side} rolls {}{faces}{worth} and {action} ({mv})",
+            entry.roll
+        );
+        if entry.flags.captures {
+            text.push_str(&format!(", capturing a {} piece", side.other()));
+        }
+        if entry.flags.rosette {
+            text.push_str("; it lands on a rosette and throws again");
+        }
+        text.push('.');
+        text
+    }
+
+    fn home(_variant: &Variant, position: &Position, side: Side) -> u8 {
+        position.home(side)
+    }
+
+    fn is_capture(flags: &Flags) -> bool {
+        flags.captures
+    }
+
+    fn draw(
+        variant: &Variant,
+        position: &Position,
+        last: &[LogEntry<Ur>],
+        style: &Style,
+    ) -> String {
+        let mut left = [false; 20];
+        let mut landed = [false; 20];
+        for entry in last {
+            if let Some(mv) = entry.mv {
+                if let Place::Square(sq) = mv.from() {
+                    left[sq.cell()] = true;
+                }
+                if let Place::Square(sq) = mv.to() {
+                    landed[sq.cell()] = true;
+                }
+            }
+        }
+        let mut out = String::new();
+        out.push_str(&style.paint("     a  b  c  d  e  f  g  h", Paint::Dim));
+        out.push('\n');
+        for row in [3u8, 2, 1] {
+            out.push_str(&style.paint(&format!("  {row} "), Paint::Dim));
+            for file in 0..8u8 {
+                let Some(sq) = Square::at(file, row) else {
+                    out.push_str("   ");
+                    continue;
+                };
+                let glyph = match position.at(sq) {
+                    Some(side) => piece(side, style),
+                    None if sq.is_rosette() => style.paint(style.pick("✿", "*"), Paint::Dim),
+                    None => style.paint(style.pick("·", "."), Paint::Dim),
+                };
+                let (l, r) = if landed[sq.cell()] {
+                    ("[", "]")
+                } else if left[sq.cell()] {
+                    ("(", ")")
+                } else {
+                    (" ", " ")
+                };
+                let (l, r) = if l == " " {
+                    (l.to_owned(), r.to_owned())
+                } else {
+                    (style.paint(l, Paint::Mark), style.paint(r, Paint::Mark))
+                };
+                out.push_str(&format!("{l}{glyph}{r}"));
+            }
+            let side = match row {
+                3 => Some(Side::Dark),
+                1 => Some(Side::Light),
+                _ => None,
+            };
+            if let Some(side) = side {
+                let hand = position.hand(side);
+                let home = position.home(side);
+                let glyphs: String = (0..hand).map(|_| piece(side, style)).collect();
+                out.push_str(&format!(
+                    "   {:<5} hand {hand} {glyphs:<w$}  home {home}",
+                    side.as_str(),
+                    w = 0
+                ));
+            }
+            out = out.trim_end().to_owned();
+            out.push('\n');
+        }
+        let _ = variant;
+        let marks: Vec<String> = last
+            .iter()
+            .filter(|e| e.mv.is_some())
+            .map(|e| format!("{} {}", e.side, display_entry(e)))
+            .collect();
+        if !marks.is_empty() {
+            out.push_str(&format!("  last: {}\n", marks.join(", ")));
+        }
+        out
+    }
+
+    fn draw_throw(variant: &Variant, faces: Option<Faces>, roll: u8, style: &Style) -> String {
+        match faces {
+            Some(f) => {
+                let worth = if f.marked() == 0 && variant.zero_rolls() == 4 {
+                    " (no marks: worth four)"
+                } else {
+                    ""
+                };
+                format!("dice {}  roll {roll}{worth}", faces_text(f, style))
+            }
+            None => format!("roll {roll}"),
+        }
+    }
+
+    fn draw_route(variant: &Variant, side: Side, style: &Style) -> String {
+        let route: Route = variant.route();
+        let mut out = format!(
+            "{side}'s route ({} steps; home after step {}):\n",
+            route.len(),
+            route.len()
+        );
+        out.push_str("     a  b  c  d  e  f  g  h\n");
+        for row in [3u8, 2, 1] {
+            out.push_str(&format!("  {row} "));
+            for file in 0..8u8 {
+                let cell =
+                    Square::at(file, row).and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
+                match cell {
+                    Some((sq, s)) if sq.is_rosette() => {
+                        out.push_str(&format!("{s:>2}{}", style.pick("✿", "*")));
+                    }
+                    Some((_, s)) => out.push_str(&format!("{s:>2} ")),
+                    None if Square::at(file, row).is_some() => out.push_str(" - "),
+                    None => out.push_str("   "),
+                }
+            }
+            out = out.trim_end().to_owned();
+            out.push('\n');
+        }
+        out
+    }
+
+    fn level_top(_variant: &Variant) -> u8 {
+        LEVEL_TOP
+    }
+
+    fn bot(level: &str, variant: &Variant, input: &str) -> Result<Bot, Refused> {
+        let level = parse_level(level, Self::level_top(variant), input)?;
+        Bot::new(Some(level), None).map_err(|e| Refused::new(input, "level", e.to_string()))
+    }
+
+    fn bot_level(bot: &Bot) -> u8 {
+        bot.level()
+    }
+
+    fn choose(bot: &Bot, game: &Game<Ur>) -> Option<royal_ur::Move> {
+        bot.choose(game)
+    }
+}
