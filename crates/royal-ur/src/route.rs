@@ -55,6 +55,22 @@ pub(crate) struct Table {
     pub(crate) step: [u8; 20],
     /// The cells the route visits, as a mask.
     pub(crate) mask: u32,
+    /// `chunks[k][v]`: the steps (as a mask, bit `s` for step `s`) of the
+    /// cells `5k..5k+4` set in `v`; four lookups turn a cell mask into a
+    /// step mask.
+    pub(crate) chunks: [[u32; 32]; 4],
+}
+
+impl Table {
+    /// The steps of the pieces on `cells`, as a mask (bit `s` for step `s`;
+    /// cells the route does not visit are left out).
+    #[inline(always)]
+    pub(crate) fn steps_of(&self, cells: u32) -> u32 {
+        self.chunks[0][(cells & 31) as usize]
+            | self.chunks[1][((cells >> 5) & 31) as usize]
+            | self.chunks[2][((cells >> 10) & 31) as usize]
+            | self.chunks[3][((cells >> 15) & 31) as usize]
+    }
 }
 
 const LIGHT_SHORT: [u8; 14] = [3, 2, 1, 0, 6, 7, 8, 9, 10, 11, 12, 13, 5, 4];
@@ -75,6 +91,7 @@ const fn table(light: &[u8], dark: bool) -> Table {
         cell: [0; ROUTE_MAX + 2],
         step: [0; 20],
         mask: 0,
+        chunks: [[0; 32]; 4],
     };
     let mut i = 0;
     while i < light.len() {
@@ -83,6 +100,24 @@ const fn table(light: &[u8], dark: bool) -> Table {
         t.step[c as usize] = (i + 1) as u8;
         t.mask |= 1 << c;
         i += 1;
+    }
+    let mut k = 0;
+    while k < 4 {
+        let mut v = 0;
+        while v < 32 {
+            let mut steps = 0u32;
+            let mut b = 0;
+            while b < 5 {
+                let cell = 5 * k + b;
+                if v & (1 << b) != 0 && t.step[cell] != 0 {
+                    steps |= 1 << t.step[cell];
+                }
+                b += 1;
+            }
+            t.chunks[k][v] = steps;
+            v += 1;
+        }
+        k += 1;
     }
     t
 }

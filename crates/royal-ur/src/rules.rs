@@ -59,12 +59,7 @@ impl Position {
                 out.push(Move { from: HAND, to });
             }
         }
-        let mut steps = 0u32;
-        let mut m = own & t.mask;
-        while m != 0 {
-            steps |= 1 << t.step[m.trailing_zeros() as usize & 31];
-            m &= m - 1;
-        }
+        let mut steps = t.steps_of(own);
         while steps != 0 {
             let s = steps.trailing_zeros() as u8;
             steps &= steps - 1;
