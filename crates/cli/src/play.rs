@@ -413,9 +413,12 @@ pub fn run<E: Engine>(
         input_done: false,
     };
     s.start()?;
+    let mut shown_end = false;
     loop {
         let Some(side) = s.game.side() else {
-            s.finish()?;
+            if !shown_end {
+                s.finish()?;
+            }
             if s.opts.mode == Mode::Watch || s.input_done {
                 break;
             }
@@ -430,6 +433,7 @@ pub fn run<E: Engine>(
                     if !s.command(&line)? {
                         break;
                     }
+                    shown_end = s.game.is_over();
                     continue;
                 }
             }

@@ -73,7 +73,25 @@ pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
 
 /// The refusal for a record that could not be replayed.
 pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
-    let mut r = Refused::new(input, e.code(), e.to_string());
+    let message = match e {
+        ReplayError::Parse(p) => format!("the text is not a record: check {} fails here", p.kind),
+        ReplayError::Mismatch { why, .. } => format!(
+            "the record parts from the game here ({})",
+            match why.as_str() {
+                "opening" => "the opening throw or the first side differs",
+                "move" => "a move where the game lost the turn by itself, or the other way round",
+                "side" => "the wrong side is named",
+                "roll" => "the roll is not the game's",
+                "over" => "the record goes on after the game ended",
+                "forfeit" => "a lost turn where the game has a move to make",
+                "result" => "the result line is not how the game ended",
+                other => other,
+            }
+        ),
+        ReplayError::Refused { .. } => e.to_string(),
+        _ => e.to_string(),
+    };
+    let mut r = Refused::new(input, e.code(), message);
     r.why = e.why();
     r.line = e.line().map(|l| u32::try_from(l).unwrap_or(u32::MAX));
     r.ply = e.ply().map(|p| u32::try_from(p).unwrap_or(u32::MAX));
@@ -81,12 +99,14 @@ pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
         r.message = error.to_string();
         match error {
             PlayError::Refused { refusal, mv, roll } => {
+                r.message = format!("{mv} on a roll of {roll}: {refusal}");
                 r = r
                     .detail("move", mv.to_string())
                     .detail("roll", *roll)
                     .detail("reason", refusal.to_string());
             }
             PlayError::BadMove { text, why } => {
+                r.message = format!("{text:?} is not a move: {why}");
                 r = r
                     .detail("text", text.as_str())
                     .detail("why", why.to_string());

@@ -325,8 +325,8 @@ impl Engine for Senet {
         ];
         let mut out = String::new();
         for (r, row) in rows().iter().enumerate() {
-            let numbers: String = row.iter().map(|h| format!("{h:>3}")).collect();
-            out.push_str(&style.paint(&format!("  {numbers}"), Paint::Dim));
+            let numbers: String = row.iter().map(|h| format!("{h:>2} ")).collect();
+            out.push_str(&style.paint(&format!("  {}", numbers.trim_end()), Paint::Dim));
             out.push('\n');
             out.push_str("  ");
             for &h in row {

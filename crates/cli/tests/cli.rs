@@ -1,0 +1,611 @@
+//! Runs the built `race` binary: every subcommand, every exit code, the JSON
+//! shapes (snapshotted), scripted interactive games, and hostile input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn race_in(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_race"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("race runs");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The program may stop reading early (quit); a closed pipe is fine.
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("race finishes");
+    let _ = writer.join();
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        !run.err.contains("panicked") && !run.err.contains("internal error"),
+        "race {args:?} panicked: {}",
+        run.err
+    );
+    run
+}
+
+fn race(args: &[&str]) -> Run {
+    race_in(args, b"", &[])
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("race-cli-tests");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir.join(name)
+}
+
+/// A refusal: exit 1 and exactly one line on stderr that names `what`.
+fn refused(run: &Run, what: &str) {
+    assert_eq!(run.code, 1, "stdout {} stderr {}", run.out, run.err);
+    assert_eq!(run.err.lines().count(), 1, "one line: {:?}", run.err);
+    assert!(run.err.starts_with("race: "), "{}", run.err);
+    assert!(run.err.contains(what), "{:?} should name {what:?}", run.err);
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+// ---- usage: help, version, bad flags ----
+
+#[test]
+fn help_and_version_exit_zero() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["play", "--help"],
+        &["replay", "--help"],
+        &["moves", "--help"],
+        &["position", "--help"],
+        &["throws", "--help"],
+        &["perft", "--help"],
+        &["selfplay", "--help"],
+        &["bench", "--help"],
+    ] {
+        let run = race(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.err);
+        assert!(!run.out.is_empty());
+    }
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    for args in [
+        &[][..],
+        &["fly"],
+        &["play", "chess"],
+        &["replay"],
+        &["moves", "ur"],
+        &["moves", "ur", "--roll", "x"],
+        &["moves", "ur", "--roll", "300"],
+        &["throws", "ur", "--seed", "a", "--seed-hex", "00"],
+        &["throws", "ur"],
+        &["play", "ur", "--hotseat", "--watch"],
+        &["perft", "ur", "--depth", "-1"],
+        &["selfplay", "ur", "--games", "many"],
+        &["position", "ur", "--position", "x", "--bogus"],
+    ] {
+        let run = race(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.err);
+        assert!(!run.err.is_empty());
+    }
+}
+
+// ---- replay ----
+
+#[test]
+fn replay_fixtures_json() {
+    insta::glob!("fixtures/*.txt", |path| {
+        let run = race(&["replay", "--json", &path.display().to_string()]);
+        assert_eq!(run.code, 0, "{}", run.err);
+        let v = json(&run.out);
+        let text = std::fs::read_to_string(path).expect("fixture");
+        assert_eq!(
+            v["record"],
+            text.as_str(),
+            "the record comes back byte for byte"
+        );
+        let mut v = v;
+        v["record"] = serde_json::Value::String(format!("{} bytes", text.len()));
+        insta::assert_json_snapshot!(v);
+    });
+}
+
+#[test]
+fn replay_draws_the_board_and_result() {
+    let run = race(&["replay", "--ascii", &fixture("ur-finkel.txt")]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!("replay_ur_ascii", run.out);
+    let run = race(&["replay", "--ascii", &fixture("senet-kendall.txt")]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!("replay_senet_ascii", run.out);
+    let run = race(&["replay", &fixture("senet-skyruk.txt")]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!("replay_senet_unicode", run.out);
+}
+
+#[test]
+fn replay_from_stdin_and_under_other_rules() {
+    let text = std::fs::read(fixture("ur-finkel.txt")).expect("fixture");
+    let run = race_in(&["replay", "-", "--json"], &text, &[]);
+    assert_eq!(run.code, 0);
+    assert_eq!(json(&run.out)["game"], "royal-ur");
+    let run = race(&[
+        "replay",
+        "--json",
+        "--rules",
+        "masters",
+        &fixture("ur-finkel.txt"),
+    ]);
+    // Masters throws three dice: the record's four faces no longer fit.
+    assert_eq!(run.code, 1);
+    let v = json(&run.out);
+    assert_eq!(v["ok"], false);
+    insta::assert_json_snapshot!("replay_other_rules", v);
+}
+
+#[test]
+fn replay_refusals_name_line_and_ply() {
+    let good = std::fs::read_to_string(fixture("ur-finkel.txt")).expect("fixture");
+    // A move changed: the refusal's own code and the ply.
+    let mut lines: Vec<String> = good.lines().map(str::to_owned).collect();
+    let (head, _) = lines[4].split_once(": ").expect("turn line");
+    lines[4] = format!("{head}: hand-h2");
+    let bad = format!("{}\n", lines.join("\n"));
+    let run = race_in(&["replay", "-", "--json"], bad.as_bytes(), &[]);
+    refused(&run, "ply 0");
+    insta::assert_json_snapshot!("replay_wrong_distance", json(&run.out));
+    // A broken turn line: bad_record with the line.
+    let bad = good.replacen("1. ", "1.", 1);
+    let run = race_in(&["replay", "-", "--json"], bad.as_bytes(), &[]);
+    refused(&run, "line 5");
+    insta::assert_json_snapshot!("replay_bad_turn", json(&run.out));
+    // No final newline.
+    let run = race_in(&["replay", "-"], good.trim_end().as_bytes(), &[]);
+    refused(&run, "no_newline");
+}
+
+#[test]
+fn replay_hostile_input() {
+    refused(&race(&["replay", "/no/such/record.txt"]), "no such file");
+    refused(&race(&["replay", env!("CARGO_MANIFEST_DIR")]), "directory");
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    refused(&race_in(&["replay", "-"], &garbage, &[]), "standard input");
+    let mut long = b"[rules finkel]\n[first light]\n1. l 3: ".to_vec();
+    long.extend(std::iter::repeat_n(b'a', 10 * 1024 * 1024));
+    long.push(b'\n');
+    refused(&race_in(&["replay", "-"], &long, &[]), "bad_record");
+    refused(&race_in(&["replay", "-"], b"", &[]), "bad_record");
+    let odd_seed = b"[rules finkel]\n[first light]\n[seed 5f1]\n1. l 3: hand-b1\n";
+    refused(
+        &race_in(&["replay", "-", "--json"], odd_seed, &[]),
+        "line 3",
+    );
+    // The wrong game: a Royal Game of Ur record read as Senet.
+    let run = race(&[
+        "replay",
+        "--game",
+        "senet",
+        "--json",
+        &fixture("ur-finkel.txt"),
+    ]);
+    refused(&run, "line 1");
+    assert_eq!(json(&run.out)["error"]["why"], "rules");
+    refused(
+        &race_in(&["replay", "-"], b"[rules chess]\n[first light]\n", &[]),
+        "rules",
+    );
+}
+
+// ---- moves, position, throws, perft ----
+
+#[test]
+fn moves_json() {
+    let ur = race(&[
+        "moves",
+        "ur",
+        "--rules",
+        "finkel",
+        "--position",
+        "4xx2/3d4/3lxx2 d 6 0 6 0",
+        "--roll",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(ur.code, 0);
+    insta::assert_json_snapshot!("moves_ur", json(&ur.out));
+    let capture = race(&[
+        "moves",
+        "ur",
+        "--position",
+        "4xx2/l2d4/4xx2 l 6 0 6 0",
+        "--roll",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(capture.code, 0);
+    insta::assert_json_snapshot!("moves_ur_capture", json(&capture.out));
+    let senet = race(&[
+        "moves", "senet", "--rules", "kendall", "--roll", "5", "--json",
+    ]);
+    assert_eq!(senet.code, 0);
+    insta::assert_json_snapshot!("moves_senet", json(&senet.out));
+    let water = race(&[
+        "moves",
+        "senet",
+        "--position",
+        ".........d/........../.....l.... l",
+        "--roll",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(water.code, 0);
+    insta::assert_json_snapshot!("moves_senet_water", json(&water.out));
+    let none = race(&["moves", "ur", "--roll", "0"]);
+    assert_eq!(none.code, 0);
+    assert!(none.out.contains("no move"));
+}
+
+#[test]
+fn moves_refusals() {
+    let run = race(&[
+        "moves",
+        "ur",
+        "--position",
+        "4xx2/3d4/3l3 d 6 0 6 0",
+        "--roll",
+        "3",
+        "--json",
+    ]);
+    refused(&run, "POS_GAP");
+    assert_eq!(json(&run.out)["error"]["code"], "POS_GAP");
+    refused(&race(&["moves", "ur", "--roll", "5"]), "--roll");
+    refused(&race(&["moves", "senet", "--roll", "0"]), "--roll");
+    refused(
+        &race(&["moves", "ur", "--rules", "chess", "--roll", "1"]),
+        "--rules",
+    );
+}
+
+#[test]
+fn position_checks() {
+    let run = race(&[
+        "position",
+        "ur",
+        "--position",
+        "4xx2/3d4/3lxx2 d 6 0 6 0",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0);
+    insta::assert_json_snapshot!("position_ur", json(&run.out));
+    let run = race(&[
+        "position",
+        "ur",
+        "--position",
+        "llllxxll/lll5/4xx2 l 7 7 7 7",
+        "--json",
+    ]);
+    assert_eq!(json(&run.out)["consistent"], false);
+    let run = race(&[
+        "position",
+        "ur",
+        "--position",
+        "4xx2/3d4/3l3 d 6 0 6 0",
+        "--json",
+    ]);
+    refused(&run, "POS_GAP");
+    insta::assert_json_snapshot!("position_ur_gap", json(&run.out));
+    let run = race(&[
+        "position",
+        "senet",
+        "--position",
+        "dldldldldl/........../.......... l",
+        "--json",
+    ]);
+    insta::assert_json_snapshot!("position_senet", json(&run.out));
+    refused(
+        &race(&[
+            "position",
+            "senet",
+            "--position",
+            "dldldldldl/........../.......... x",
+        ]),
+        "side",
+    );
+    let run = race(&[
+        "position",
+        "ur",
+        "--ascii",
+        "--position",
+        "4xx2/3d4/3lxx2 d 6 0 6 0",
+    ]);
+    assert_eq!(run.code, 0);
+    insta::assert_snapshot!("position_ur_ascii", run.out);
+}
+
+#[test]
+fn throws_known_answers() {
+    let run = race(&[
+        "throws",
+        "ur",
+        "--seed",
+        "royalur pinned one",
+        "--count",
+        "8",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0);
+    let faces: Vec<String> = json(&run.out)["throws"]
+        .as_array()
+        .expect("throws")
+        .iter()
+        .map(|t| t["faces"].as_str().unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(faces.join(" "), "1100 1101 0010 1010 0100 1010 0110 1001");
+    let run = race(&[
+        "throws",
+        "senet",
+        "--seed",
+        "senet example",
+        "--from",
+        "2",
+        "--count",
+        "3",
+        "--json",
+    ]);
+    insta::assert_json_snapshot!("throws_senet", json(&run.out));
+    let run = race(&[
+        "throws",
+        "ur",
+        "--seed-hex",
+        "5f1c9a",
+        "--rules",
+        "masters",
+        "--count",
+        "2",
+    ]);
+    assert_eq!(run.out, "0 100 1\n1 000 4\n");
+    refused(&race(&["throws", "ur", "--seed-hex", "5f1"]), "odd_length");
+    refused(&race(&["throws", "ur", "--seed-hex", "zz"]), "not_hex");
+    refused(&race(&["throws", "ur", "--seed", ""]), "empty");
+}
+
+#[test]
+fn perft_counts() {
+    assert_eq!(
+        race(&["perft", "ur", "--rules", "finkel", "--depth", "1"]).out,
+        "5\n"
+    );
+    assert_eq!(
+        race(&["perft", "ur", "--rules", "finkel", "--depth", "0"]).out,
+        "1\n"
+    );
+    let ur3 = race(&["perft", "ur", "--rules", "finkel", "--depth", "3"]);
+    assert_eq!(ur3.code, 0);
+    let senet = race(&["perft", "senet", "--rules", "kendall", "--depth", "2"]);
+    assert_eq!(senet.code, 0);
+    insta::assert_snapshot!(
+        "perft",
+        format!("ur finkel 3: {}senet kendall 2: {}", ur3.out, senet.out)
+    );
+    refused(
+        &race(&["perft", "ur", "--depth", "2", "--position", "nope"]),
+        "POS_",
+    );
+}
+
+// ---- selfplay and bench ----
+
+#[test]
+fn selfplay_is_deterministic_and_writes_records() {
+    let dir = scratch("selfplay-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_text = dir.display().to_string();
+    let args = [
+        "selfplay", "ur", "--rules", "finkel", "--games", "4", "--light", "1", "--dark", "2",
+        "--seed", "s", "--json",
+    ];
+    let a = race(&args);
+    assert_eq!(a.code, 0, "{}", a.err);
+    let b = race(&[&args[..], &["--records", &dir_text]].concat());
+    assert_eq!(a.out, b.out, "the same seed gives the same run");
+    insta::assert_json_snapshot!("selfplay_ur", json(&a.out));
+    let records = std::fs::read_dir(&dir).expect("records").count();
+    assert_eq!(records, 4);
+    let first = std::fs::read_dir(&dir)
+        .expect("records")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .min()
+        .expect("a record");
+    assert_eq!(race(&["replay", &first.display().to_string()]).code, 0);
+    let senet = race(&[
+        "selfplay", "senet", "--games", "2", "--light", "1", "--dark", "2",
+    ]);
+    assert_eq!(senet.code, 0);
+    assert!(senet.out.contains("swaps"));
+    refused(
+        &race(&["selfplay", "ur", "--games", "1", "--light", "9"]),
+        "--light",
+    );
+}
+
+#[test]
+fn bench_prints_figures() {
+    let run = race(&["bench", "ur", "--seconds", "0.05"]);
+    assert_eq!(run.code, 0);
+    assert!(run.out.contains("royal-ur finkel") && run.out.contains("royal-ur masters"));
+    assert!(run.out.contains("games/s") && run.out.contains("move generations/s"));
+    refused(&race(&["bench", "--seconds", "0"]), "--seconds");
+}
+
+// ---- play ----
+
+#[test]
+fn play_with_no_input_watches_the_bots_finish() {
+    let run = race(&["play", "ur", "--seed", "readme", "--ascii"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.out.contains("end of input"));
+    assert!(run.out.contains("wins with every piece home"));
+    let run = race(&[
+        "play", "senet", "--watch", "--seed", "readme", "--level", "1",
+    ]);
+    assert_eq!(run.code, 0);
+    assert!(run.out.contains("wins with every piece home"));
+}
+
+/// Plays move 1 every time in a hotseat game, then quits.
+fn scripted(game: &str, seed: &str) -> Run {
+    let record = scratch(&format!("scripted-{game}.txt"));
+    let mut script = "1\n".repeat(1200);
+    script.push_str("list\nquit\n");
+    let run = race_in(
+        &[
+            "play",
+            game,
+            "--hotseat",
+            "--seed",
+            seed,
+            "--ascii",
+            "--record",
+            &record.display().to_string(),
+        ],
+        script.as_bytes(),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    let text = std::fs::read_to_string(&record).expect("record written");
+    let replayed = race(&["replay", "--json", &record.display().to_string()]);
+    assert_eq!(json(&replayed.out)["over"], true, "{text}");
+    assert!(
+        !run.out.contains("end of input"),
+        "the script lasts the game"
+    );
+    run
+}
+
+#[test]
+fn scripted_hotseat_games_reach_the_end() {
+    let ur = scripted("ur", "script");
+    assert!(ur.out.contains("wins with every piece home"));
+    assert!(ur.out.contains("the game is over"));
+    let senet = scripted("senet", "script");
+    assert!(senet.out.contains("wins with every piece home"));
+}
+
+#[test]
+fn scripted_game_against_the_bot_with_undo_and_quit() {
+    let record = scratch("undo.txt");
+    let script = "1\n1\n2\nundo\nlist\nzzz\n99\nhand-h3\nlevel 9\nlevel 2\nroute\nhelp\nmoves\nboard\n1\nquit\n1\n";
+    let run = race_in(
+        &[
+            "play",
+            "ur",
+            "--seed",
+            "undo",
+            "--level",
+            "1",
+            "--ascii",
+            "--record",
+            &record.display().to_string(),
+        ],
+        script.as_bytes(),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    for text in [
+        "taken back",
+        "neither a move nor a command",
+        "there is no move 99",
+        "refused",
+        "level 2",
+        "route",
+        "commands:",
+        "quit.",
+    ] {
+        assert!(
+            run.out.contains(text),
+            "{text:?} missing from:\n{}",
+            run.out
+        );
+    }
+    assert!(
+        !run.out.contains("wins with every piece home"),
+        "quit halfway"
+    );
+    let replayed = race(&["replay", "--json", &record.display().to_string()]);
+    let v = json(&replayed.out);
+    assert_eq!(v["over"], false);
+    assert!(v["ply"].as_u64().unwrap_or(0) > 0);
+}
+
+#[test]
+fn play_refuses_bad_options() {
+    refused(&race(&["play", "ur", "--seed-hex", "abc"]), "--seed-hex");
+    refused(&race(&["play", "ur", "--level", "7"]), "--level");
+    refused(&race(&["play", "senet", "--rules", "finkel"]), "--rules");
+    let run = race(&[
+        "play",
+        "ur",
+        "--seed",
+        "x",
+        "--record",
+        "/no/such/dir/r.txt",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.err.contains("/no/such/dir/r.txt"));
+}
+
+#[test]
+fn play_honours_no_color_and_first() {
+    let run = race_in(
+        &["play", "ur", "--watch", "--seed", "c", "--first", "dark"],
+        b"",
+        &[("NO_COLOR", "1")],
+    );
+    assert_eq!(run.code, 0);
+    assert!(!run.out.contains('\x1b'));
+    assert!(run.out.contains("dark moves first"));
+    assert!(!run.out.contains("opening throw"));
+}
+
+#[test]
+fn play_survives_binary_input() {
+    let garbage: Vec<u8> = (0..20_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 7) as u8)
+        .collect();
+    let run = race_in(
+        &["play", "senet", "--hotseat", "--seed", "g"],
+        &garbage,
+        &[],
+    );
+    assert_eq!(run.code, 0);
+}
