@@ -142,3 +142,31 @@ pub fn perft<E: Engine>(variant: &E::Variant, position: &E::Position, depth: u32
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use royal_ur::{Position, Ur, Variant, walk};
+
+    #[test]
+    fn perft_agrees_with_the_royal_ur_walk() {
+        for variant in [Variant::FINKEL, Variant::MASTERS] {
+            let start = Position::start(variant.pieces());
+            for depth in 0..=3 {
+                assert_eq!(
+                    perft::<Ur>(&variant, &start, depth),
+                    walk(depth, &variant, &start),
+                    "{variant} depth {depth}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn legal_lists_moves_in_engine_order() {
+        let start = Position::start(7);
+        let moves = legal::<Ur>(&Variant::FINKEL, &start, 4);
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].to_string(), "hand-a1");
+    }
+}

@@ -152,6 +152,9 @@ fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
         live: terminal,
     };
     let mut out = std::io::stdout().lock();
+    if terminal && !a.lines && mode != play::Mode::Watch {
+        return play::run(opts, &mut play::Keys, &mut out);
+    }
     let stdin = std::io::stdin();
     let mut lines = play::Lines(stdin.lock());
     play::run(opts, &mut lines, &mut out)

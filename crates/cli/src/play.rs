@@ -479,3 +479,81 @@ pub fn run<E: Engine>(
     }
     Ok(())
 }
+
+/// Commands from a real terminal: the arrow keys walk the numbered moves and
+/// Enter plays the one shown; typing a command or move text works as in
+/// line mode.
+pub struct Keys;
+
+/// Leaves raw mode however the picker is left.
+struct RawGuard;
+
+impl Drop for RawGuard {
+    fn drop(&mut self) {
+        let _ = crossterm::terminal::disable_raw_mode();
+    }
+}
+
+impl Commands for Keys {
+    fn next(
+        &mut self,
+        prompt: &str,
+        choices: &[String],
+        out: &mut dyn Write,
+    ) -> std::io::Result<Option<String>> {
+        use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers, read};
+        if choices.is_empty() {
+            return Lines(std::io::stdin().lock()).next(prompt, choices, out);
+        }
+        crossterm::terminal::enable_raw_mode()?;
+        let _guard = RawGuard;
+        let mut pick = 0usize;
+        let mut typed = String::new();
+        loop {
+            let shown = if typed.is_empty() {
+                format!(
+                    "{}. {}   (up/down and enter, or type)",
+                    pick + 1,
+                    choices.get(pick).map_or("", String::as_str)
+                )
+            } else {
+                typed.clone()
+            };
+            write!(out, "\r\x1b[K{prompt}{shown}")?;
+            out.flush()?;
+            let Event::Key(key) = read()? else { continue };
+            if key.kind != KeyEventKind::Press {
+                continue;
+            }
+            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+            match key.code {
+                KeyCode::Up | KeyCode::Left => pick = (pick + choices.len() - 1) % choices.len(),
+                KeyCode::Down | KeyCode::Right | KeyCode::Tab => pick = (pick + 1) % choices.len(),
+                KeyCode::Enter => {
+                    write!(out, "\r\x1b[K{prompt}")?;
+                    let line = if typed.is_empty() {
+                        (pick + 1).to_string()
+                    } else {
+                        typed
+                    };
+                    write!(out, "{line}\r\n")?;
+                    return Ok(Some(line));
+                }
+                KeyCode::Backspace => {
+                    typed.pop();
+                }
+                KeyCode::Esc => typed.clear(),
+                KeyCode::Char('c') if ctrl => {
+                    write!(out, "\r\n")?;
+                    return Ok(Some("quit".to_owned()));
+                }
+                KeyCode::Char('d') if ctrl => {
+                    write!(out, "\r\n")?;
+                    return Ok(None);
+                }
+                KeyCode::Char(c) if !ctrl => typed.push(c),
+                _ => {}
+            }
+        }
+    }
+}
