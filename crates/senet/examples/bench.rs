@@ -31,7 +31,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let secs = start.elapsed().as_secs_f64();
     println!("rules {variant}: {games} random games in {secs:.2} s");
-    println!("{:.0} games/s, {:.0} throws/s", games as f64 / secs, throws as f64 / secs);
-    println!("{:.1} plies and {:.1} throws a game", plies as f64 / games as f64, throws as f64 / games as f64);
+    println!(
+        "{:.0} games/s, {:.0} throws/s",
+        games as f64 / secs,
+        throws as f64 / secs
+    );
+    println!(
+        "{:.1} plies and {:.1} throws a game",
+        plies as f64 / games as f64,
+        throws as f64 / games as f64
+    );
     Ok(())
 }

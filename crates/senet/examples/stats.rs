@@ -13,13 +13,18 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
 }
 
 fn random(games: u64) -> Result<(), Box<dyn std::error::Error>> {
-    println!("| rules | pieces | games | first side (light) wins | draws | throws a game | plies a game |");
+    println!(
+        "| rules | pieces | games | first side (light) wins | draws | throws a game | plies a game |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for base in [Variant::KENDALL, Variant::SKYRUK] {
         for pieces in [Pieces::Five, Pieces::Seven] {
@@ -67,7 +72,11 @@ fn ladder(games: u64, variant: Variant) -> Result<(), Box<dyn std::error::Error>
             let seed = Seed::new(format!("ladder {variant} {lo}v{hi} {}", n / 2))?;
             let mut game = Game::seeded(seed, variant)?;
             // the same throws twice, once with the higher level on each side
-            let high_side = if n % 2 == 0 { Side::Light } else { Side::Dark };
+            let high_side = if n.is_multiple_of(2) {
+                Side::Light
+            } else {
+                Side::Dark
+            };
             while let Some(side) = game.side() {
                 let bot = if side == high_side { high } else { low };
                 let Some(mv) = bot.choose(&game) else { break };
@@ -96,7 +105,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let games: u64 = args.get(1).map_or(Ok(20_000), |a| a.parse())?;
     match what {
         "random" => random(games),
-        "ladder" => ladder(games, args.get(2).map_or(Ok(Variant::KENDALL), |a| a.parse())?),
+        "ladder" => ladder(
+            games,
+            args.get(2).map_or(Ok(Variant::KENDALL), |a| a.parse())?,
+        ),
         other => Err(format!("no such statistics as {other:?}: random or ladder").into()),
     }
 }

@@ -82,7 +82,10 @@ impl Bot {
     /// [`BotLevelError`] for any other level.
     pub fn new(level: u8) -> Result<Bot, BotLevelError> {
         if (LEVEL_MIN..=LEVEL_MAX).contains(&level) {
-            Ok(Bot { level, budget: BUDGET })
+            Ok(Bot {
+                level,
+                budget: BUDGET,
+            })
         } else {
             Err(BotLevelError(level))
         }
@@ -91,7 +94,10 @@ impl Bot {
     /// The same bot with another node budget (at least 1).
     #[must_use]
     pub const fn with_budget(self, budget: u64) -> Bot {
-        Bot { level: self.level, budget: if budget == 0 { 1 } else { budget } }
+        Bot {
+            level: self.level,
+            budget: if budget == 0 { 1 } else { budget },
+        }
     }
 
     /// The level.
@@ -109,7 +115,8 @@ impl Bot {
     /// The move for the game's throw in hand, or `None` when there is none.
     #[must_use]
     pub fn choose(&self, game: &Game) -> Option<Move> {
-        self.think(game.variant(), game.position(), game.roll()?).map(|t| t.mv)
+        self.think(game.variant(), game.position(), game.roll()?)
+            .map(|t| t.mv)
     }
 
     /// The move for `roll` in a position, with what the bot thought, or
@@ -122,11 +129,27 @@ impl Bot {
             return None;
         }
         if self.level == 1 || moves.len() == 1 {
-            let index = if self.level == 1 { thumb(position, &moves) } else { 0 };
-            return moves.get(index).map(|&mv| Thought { mv, index, depth: 0, value: 0, nodes: 0 });
+            let index = if self.level == 1 {
+                thumb(position, &moves)
+            } else {
+                0
+            };
+            return moves.get(index).map(|&mv| Thought {
+                mv,
+                index,
+                depth: 0,
+                value: 0,
+                nodes: 0,
+            });
         }
         let root = position.side();
-        let mut search = Search { variant: *variant, root, nodes: 0, budget: self.budget, stopped: false };
+        let mut search = Search {
+            variant: *variant,
+            root,
+            nodes: 0,
+            budget: self.budget,
+            stopped: false,
+        };
         let mut chosen: Option<Thought> = None;
         for depth in 1..=self.depth() {
             let mut best: Option<(usize, i64)> = None;
@@ -144,14 +167,23 @@ impl Bot {
             if let Some((index, value)) = best
                 && let Some(&mv) = moves.get(index)
             {
-                chosen = Some(Thought { mv, index, depth, value, nodes: search.nodes });
+                chosen = Some(Thought {
+                    mv,
+                    index,
+                    depth,
+                    value,
+                    nodes: search.nodes,
+                });
             }
             search.stopped = false;
             if search.nodes >= search.budget {
                 break;
             }
         }
-        chosen.map(|t| Thought { nodes: search.nodes, ..t })
+        chosen.map(|t| Thought {
+            nodes: search.nodes,
+            ..t
+        })
     }
 }
 

@@ -24,9 +24,34 @@ pub struct Chance {
 /// assert_eq!(senet::CHANCES[4].throw, 0); // a roll of 5 is a throw of none
 /// ```
 pub const CHANCES: [Chance; 5] = [
-    Chance { roll: 1, throw: 1, ways: 4, again: true },
-    Chance { roll: 2, throw: 2, ways: 6, again: false },
-    Chance { roll: 3, throw: 3, ways: 4, again: false },
-    Chance { roll: 4, throw: 4, ways: 1, again: true },
-    Chance { roll: 5, throw: 0, ways: 1, again: true },
+    Chance {
+        roll: 1,
+        throw: 1,
+        ways: 4,
+        again: true,
+    },
+    Chance {
+        roll: 2,
+        throw: 2,
+        ways: 6,
+        again: false,
+    },
+    Chance {
+        roll: 3,
+        throw: 3,
+        ways: 4,
+        again: false,
+    },
+    Chance {
+        roll: 4,
+        throw: 4,
+        ways: 1,
+        again: true,
+    },
+    Chance {
+        roll: 5,
+        throw: 0,
+        ways: 1,
+        again: true,
+    },
 ];

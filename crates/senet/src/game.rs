@@ -83,7 +83,12 @@ impl SenetGame for Game {
     fn turn(&self) -> Option<Turn> {
         let side = self.side()?;
         let roll = self.roll()?;
-        let before = self.log().iter().rev().take_while(|e| e.side == side).count();
+        let before = self
+            .log()
+            .iter()
+            .rev()
+            .take_while(|e| e.side == side)
+            .count();
         Some(Turn {
             side,
             segment: u32::try_from(before).unwrap_or(u32::MAX - 1) + 1,

@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 mod bot;
 mod chances;
@@ -21,8 +24,10 @@ pub use position::{HouseError, Key, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use rules::{Flags, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
+pub use variant::{
+    Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
+};
 pub use walk::walk;
-pub use variant::{Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water};
 
 /// The version of what a game does: it goes up when a release changes a move
 /// allowed, refused or made from the same seed. The record does not carry it.

@@ -36,7 +36,11 @@ impl Dest {
     }
 
     pub(crate) const fn from_rank(rank: u8) -> Dest {
-        if rank >= 31 { Dest::Off } else { Dest::House(rank) }
+        if rank >= 31 {
+            Dest::Off
+        } else {
+            Dest::House(rank)
+        }
     }
 }
 
@@ -63,7 +67,9 @@ impl<'de> Deserialize<'de> for Dest {
         }
         match parse_house(&text) {
             Some(h) => Ok(Dest::House(h)),
-            None => Err(serde::de::Error::custom(format!("not a house or off: {text:?}"))),
+            None => Err(serde::de::Error::custom(format!(
+                "not a house or off: {text:?}"
+            ))),
         }
     }
 }
@@ -108,11 +114,21 @@ impl Move {
         {
             return Err(ParseMoveError::House(h.to_string()));
         }
-        Ok(Move { from, to: to.rank(), ends: 0, swap: false })
+        Ok(Move {
+            from,
+            to: to.rank(),
+            ends: 0,
+            swap: false,
+        })
     }
 
     pub(crate) const fn judged(from: u8, to: u8, ends: u8, swap: bool) -> Move {
-        Move { from, to, ends, swap }
+        Move {
+            from,
+            to,
+            ends,
+            swap,
+        }
     }
 
     /// The house the piece leaves.
@@ -131,7 +147,11 @@ impl Move {
     /// from the legal moves; `None` for a move only parsed from text.
     #[must_use]
     pub const fn ends(&self) -> Option<Dest> {
-        if self.ends == 0 { None } else { Some(Dest::from_rank(self.ends)) }
+        if self.ends == 0 {
+            None
+        } else {
+            Some(Dest::from_rank(self.ends))
+        }
     }
 
     /// Whether the move swaps an enemy piece back to the departure house
@@ -147,7 +167,7 @@ impl Move {
         self.to < self.from
     }
 
-    pub(crate) const fn to_rank(&self) -> u8 {
+    pub(crate) const fn dest_rank(&self) -> u8 {
         self.to
     }
 }
@@ -155,7 +175,12 @@ impl Move {
 impl Default for Move {
     /// `1-2`, a placeholder for fixed-size move lists.
     fn default() -> Move {
-        Move { from: 1, to: 2, ends: 0, swap: false }
+        Move {
+            from: 1,
+            to: 2,
+            ends: 0,
+            swap: false,
+        }
     }
 }
 
@@ -216,7 +241,12 @@ impl FromStr for Move {
         if to == from {
             return Err(ParseMoveError::Still(text.to_owned()));
         }
-        Ok(Move { from, to, ends: 0, swap: false })
+        Ok(Move {
+            from,
+            to,
+            ends: 0,
+            swap: false,
+        })
     }
 }
 

@@ -104,14 +104,20 @@ impl Position {
             boards[Side::Dark.index()] |= bit(2 * i + 1);
             boards[Side::Light.index()] |= bit(2 * i + 2);
         }
-        Position { boards, side: first }
+        Position {
+            boards,
+            side: first,
+        }
     }
 
     /// An empty board with `side` to move (every piece home); put pieces on
     /// it with [`Position::with_piece`].
     #[must_use]
     pub const fn empty(side: Side) -> Position {
-        Position { boards: [0, 0], side }
+        Position {
+            boards: [0, 0],
+            side,
+        }
     }
 
     /// The same position with a piece of `side` on `house` (replacing what
@@ -135,7 +141,10 @@ impl Position {
     /// A [`PositionError`] naming the first problem: `shape`, `character`,
     /// `side`, `pieces` or `water`.
     pub fn parse(text: &str, variant: &Variant) -> Result<Position, PositionError> {
-        let err = |kind| PositionError { kind, text: text.to_owned() };
+        let err = |kind| PositionError {
+            kind,
+            text: text.to_owned(),
+        };
         let Some((board, side)) = text.split_once(' ') else {
             return Err(err(PositionErrorKind::Shape));
         };
@@ -177,7 +186,10 @@ impl Position {
     /// The same position with another side to move.
     #[must_use]
     pub const fn with_side(self, side: Side) -> Position {
-        Position { boards: self.boards, side }
+        Position {
+            boards: self.boards,
+            side,
+        }
     }
 
     /// The houses a side stands on, as bits: bit `h - 1` for house `h`.
@@ -229,7 +241,10 @@ impl Position {
     /// [`HouseError`] when the house is not 1..=30.
     pub fn protected(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
         let b = house_bit(house)?;
-        Ok(self.boards.iter().any(|&s| protected_mask(s, variant.protect) & b != 0))
+        Ok(self
+            .boards
+            .iter()
+            .any(|&s| protected_mask(s, variant.protect) & b != 0))
     }
 
     /// Whether the piece on `house` belongs to a run the other side may not
@@ -240,7 +255,10 @@ impl Position {
     /// [`HouseError`] when the house is not 1..=30.
     pub fn in_blockade(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
         let b = house_bit(house)?;
-        Ok(self.boards.iter().any(|&s| blockade_mask(s, variant.blockade) & b != 0))
+        Ok(self
+            .boards
+            .iter()
+            .any(|&s| blockade_mask(s, variant.blockade) & b != 0))
     }
 
     /// The house whose piece alone the throw in hand may move: 26 under
@@ -263,7 +281,8 @@ impl Position {
             && self.boards.iter().all(|b| b.count_ones() <= max)
             && !(variant.water == Water::Reborn && all & bit(27) != 0)
             && !(self.boards[0] == 0 && self.boards[1] == 0)
-            && !(variant.on26 == On26::Again && self.boards[self.side.other().index()] & bit(26) != 0)
+            && !(variant.on26 == On26::Again
+                && self.boards[self.side.other().index()] & bit(26) != 0)
     }
 
     /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit
@@ -293,7 +312,11 @@ impl Position {
 }
 
 fn house_bit(house: u8) -> Result<u32, HouseError> {
-    if (1..=30).contains(&house) { Ok(bit(house)) } else { Err(HouseError(house)) }
+    if (1..=30).contains(&house) {
+        Ok(bit(house))
+    } else {
+        Err(HouseError(house))
+    }
 }
 
 impl fmt::Display for Position {

@@ -79,7 +79,9 @@ impl Refusal {
                 "a piece moves backward only when no forward move exists, and never from 26 to 30"
             }
             Refusal::WrongDistance => "the roll does not take that piece there",
-            Refusal::Overshoot => "no piece passes 26 without standing on it, and 27 to 30 are left only on their rolls",
+            Refusal::Overshoot => {
+                "no piece passes 26 without standing on it, and 27 to 30 are left only on their rolls"
+            }
             Refusal::OwnPiece => "a piece of the same side stands there",
             Refusal::Occupied => "houses 26 to 30 are landed on only when empty",
             Refusal::Protected => "that piece stands in a protected run",

@@ -208,7 +208,11 @@ pub(crate) fn backward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
 /// The nominal destination rank of a forward move (spec §3).
 #[inline]
 fn nominal_forward(variant: &Variant, f: u8, r: u8) -> u8 {
-    if f == 25 && variant.reach26 == Reach26::From25 { 26 } else { (f + r).min(31) }
+    if f == 25 && variant.reach26 == Reach26::From25 {
+        26
+    } else {
+        (f + r).min(31)
+    }
 }
 
 /// The bits of houses 1..=25.
@@ -224,7 +228,8 @@ const LOW26: u32 = (1 << 26) - 1;
 #[inline]
 pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
     out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0 {
+    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
+    {
         return;
     }
     let c = Ctx::new(variant, position);
@@ -282,9 +287,15 @@ pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &m
 /// The legal moves one piece at a time, straight from the rules: the
 /// reference the bitboard generator is tested against.
 #[cfg(test)]
-pub(crate) fn generate_plain(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
+pub(crate) fn generate_plain(
+    variant: &Variant,
+    position: &Position,
+    roll: u8,
+    out: &mut MoveList<Move>,
+) {
     out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0 {
+    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
+    {
         return;
     }
     let c = Ctx::new(variant, position);
@@ -314,7 +325,12 @@ pub(crate) fn generate_plain(variant: &Variant, position: &Position, roll: u8, o
 
 /// Judges a move of the side to move: the move as legal would list it, or
 /// why not. Exposed through [`Rules::apply`] and [`Rules::refusal`].
-pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Result<Move, Refusal> {
+pub(crate) fn judge(
+    variant: &Variant,
+    position: &Position,
+    roll: u8,
+    mv: Move,
+) -> Result<Move, Refusal> {
     let f = mv.from();
     match position.at_bits(f) {
         None => return Err(Refusal::NoPiece),
@@ -327,7 +343,7 @@ pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move) 
         return Err(Refusal::Bound);
     }
     let c = Ctx::new(variant, position);
-    let to = mv.to_rank();
+    let to = mv.dest_rank();
     if to < f {
         if f >= 26 {
             return Err(Refusal::BackwardNotAllowed);
@@ -354,16 +370,27 @@ pub(crate) fn judge(variant: &Variant, position: &Position, roll: u8, mv: Move) 
 /// trusted (dice-core applies only listed moves); any other move gives some
 /// position but never a panic.
 #[inline]
-pub(crate) fn make(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
+pub(crate) fn make(
+    variant: &Variant,
+    position: &Position,
+    roll: u8,
+    mv: Move,
+) -> (Position, Flags) {
     let side = position.side();
     let f = mv.from();
-    let t = mv.to_rank();
+    let t = mv.dest_rank();
     let mut p = *position;
     let (own, opp) = (position.bits(side), position.bits(side.other()));
     let (ends, swap) = if f <= 25 && t <= 26 {
         (t, t < 26 && opp & bit(t) != 0)
     } else {
-        let c = Ctx { own, opp, opp_protected: 0, opp_blockade: 0, variant: *variant };
+        let c = Ctx {
+            own,
+            opp,
+            opp_protected: 0,
+            opp_blockade: 0,
+            variant: *variant,
+        };
         match forward(&c, f, roll) {
             Ok((_, ends, _)) => (ends, false),
             Err(_) => return (*position, Flags::default()),
@@ -381,7 +408,14 @@ pub(crate) fn make(variant: &Variant, position: &Position, roll: u8, mv: Move) -
     }
     let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
     p.side = if again { side } else { side.other() };
-    (p, Flags { again, swap, ends: Some(Dest::from_rank(ends)) })
+    (
+        p,
+        Flags {
+            again,
+            swap,
+            ends: Some(Dest::from_rank(ends)),
+        },
+    )
 }
 
 impl Rules for Senet {
@@ -434,8 +468,19 @@ impl Rules for Senet {
 
     fn forfeit(_variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
         let again = throws_again(roll);
-        let side = if again { position.side() } else { position.side().other() };
-        (position.with_side(side), Flags { again, swap: false, ends: None })
+        let side = if again {
+            position.side()
+        } else {
+            position.side().other()
+        };
+        (
+            position.with_side(side),
+            Flags {
+                again,
+                swap: false,
+                ends: None,
+            },
+        )
     }
 
     fn status(_variant: &Variant, position: &Position) -> Status {
@@ -451,12 +496,19 @@ impl Rules for Senet {
     fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {
         // `judge` accepts exactly what `generate` lists; the fallback is
         // unreachable for a move legal does not hold (see the tests).
-        judge(variant, position, roll, mv).err().unwrap_or(Refusal::WrongDistance)
+        judge(variant, position, roll, mv)
+            .err()
+            .unwrap_or(Refusal::WrongDistance)
     }
 
     fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
-        let reaches26 = variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26));
-        if throws_again(roll) || reaches26 { side } else { side.other() }
+        let reaches26 =
+            variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26));
+        if throws_again(roll) || reaches26 {
+            side
+        } else {
+            side.other()
+        }
     }
 
     fn spelled_out(variant: &Variant) -> String {
@@ -484,13 +536,20 @@ mod tests {
 
     impl Lcg {
         fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             self.0 >> 33
         }
     }
 
     fn random_position(rng: &mut Lcg, variant: &Variant) -> Position {
-        let mut p = Position::empty(if rng.next() % 2 == 0 { Side::Light } else { Side::Dark });
+        let mut p = Position::empty(if rng.next().is_multiple_of(2) {
+            Side::Light
+        } else {
+            Side::Dark
+        });
         for side in Side::ALL {
             let n = 1 + rng.next() % u64::from(variant.piece_count());
             let mut placed = 0;
@@ -540,8 +599,14 @@ mod tests {
                 for roll in 1..=5 {
                     generate(&variant, &p, roll, &mut fast);
                     generate_plain(&variant, &p, roll, &mut plain);
-                    let a: Vec<_> = fast.iter().map(|m| (m.to_string(), m.ends(), m.is_swap())).collect();
-                    let b: Vec<_> = plain.iter().map(|m| (m.to_string(), m.ends(), m.is_swap())).collect();
+                    let a: Vec<_> = fast
+                        .iter()
+                        .map(|m| (m.to_string(), m.ends(), m.is_swap()))
+                        .collect();
+                    let b: Vec<_> = plain
+                        .iter()
+                        .map(|m| (m.to_string(), m.ends(), m.is_swap()))
+                        .collect();
                     assert_eq!(a, b, "{p} roll {roll} under {variant}");
                     for from in 1..=30u8 {
                         for to in 1..=31u8 {
@@ -556,10 +621,16 @@ mod tests {
                                     let (q1, f1) = make(&variant, &p, roll, mv);
                                     assert_eq!(f1.ends, l.ends(), "{p} {mv} roll {roll}");
                                     assert_eq!(f1.swap, l.is_swap());
-                                    assert_eq!(q1.on_board(p.side()) + u8::from(l.ends() == Some(Dest::Off)), p.on_board(p.side()));
+                                    assert_eq!(
+                                        q1.on_board(p.side())
+                                            + u8::from(l.ends() == Some(Dest::Off)),
+                                        p.on_board(p.side())
+                                    );
                                 }
                                 (Err(_), None) => {}
-                                (j, l) => panic!("{p} roll {roll} {mv} under {variant}: judge {j:?}, listed {l:?}"),
+                                (j, l) => panic!(
+                                    "{p} roll {roll} {mv} under {variant}: judge {j:?}, listed {l:?}"
+                                ),
                             }
                         }
                     }

@@ -123,7 +123,9 @@ pub struct Variant {
 }
 
 /// The names of the seven fields, in record order.
-pub const FIELDS: [&str; 7] = ["protect", "blockade", "reach26", "on26", "water", "off30", "pieces"];
+pub const FIELDS: [&str; 7] = [
+    "protect", "blockade", "reach26", "on26", "water", "off30", "pieces",
+];
 
 impl Variant {
     /// Timothy Kendall's reconstruction as modern sets play it (the default).
@@ -201,7 +203,10 @@ impl Variant {
     /// assert_eq!(Variant::KENDALL.with("colour", "red").unwrap_err().code(), "field");
     /// ```
     pub fn with(self, field: &str, value: &str) -> Result<Variant, VariantError> {
-        let bad = || VariantError::Value { field: field.to_owned(), value: value.to_owned() };
+        let bad = || VariantError::Value {
+            field: field.to_owned(),
+            value: value.to_owned(),
+        };
         let mut v = self;
         match field {
             "protect" => {

@@ -9,7 +9,8 @@ use serde_json::json;
 fn records_replay() {
     insta::glob!("../../../fixtures/senet", "*.txt", |path| {
         let text = std::fs::read_to_string(path).unwrap();
-        let game = Game::replay_text(&text, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let game =
+            Game::replay_text(&text, None).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         // the record round-trips byte for byte
         assert_eq!(game.to_record().to_string(), text);
         let result = game.result();
@@ -37,7 +38,9 @@ fn records_replay() {
 fn broken_records_are_refused() {
     insta::glob!("../../../fixtures/senet/broken", "*.txt", |path| {
         let text = std::fs::read_to_string(path).unwrap();
-        let error = Game::replay_text(&text, None).err().unwrap_or_else(|| panic!("{} replayed", path.display()));
+        let error = Game::replay_text(&text, None)
+            .err()
+            .unwrap_or_else(|| panic!("{} replayed", path.display()));
         let summary = json!({
             "code": error.code(),
             "why": error.why(),

@@ -14,7 +14,10 @@ fn known_sticks_from_the_shared_seed() {
     assert_eq!(game.throw(), Some(4));
     assert_eq!(game.roll(), Some(4));
     let turn = game.turn().unwrap();
-    assert_eq!((turn.side, turn.segment, turn.bound, turn.extra), (Side::Light, 1, None, true));
+    assert_eq!(
+        (turn.side, turn.segment, turn.bound, turn.extra),
+        (Side::Light, 1, None, true)
+    );
     assert_eq!(game.rules_revision(), 1);
     assert_eq!(game.chances()[4].throw, 0);
 }
@@ -22,8 +25,15 @@ fn known_sticks_from_the_shared_seed() {
 #[test]
 fn a_roll_of_five_is_a_throw_of_none() {
     let seed = Seed::new("senet example").unwrap();
-    let faces: Vec<String> = (0..8).map(|n| Faces::thrown(&seed, n, 4).to_string()).collect();
-    assert_eq!(faces, ["1111", "1011", "0001", "0111", "0000", "1101", "0010", "0101"]);
+    let faces: Vec<String> = (0..8)
+        .map(|n| Faces::thrown(&seed, n, 4).to_string())
+        .collect();
+    assert_eq!(
+        faces,
+        [
+            "1111", "1011", "0001", "0111", "0000", "1101", "0010", "0101"
+        ]
+    );
     let mut game = Game::seeded(seed, K).unwrap();
     // throws 0..3 are rolls 4, 3, 1, 3; throw 4 (0000) is a roll of 5
     let mut rolls = vec![game.roll().unwrap()];
@@ -59,8 +69,14 @@ fn turns_segments_and_sides() {
 fn dark_first() {
     let game = Game::new(Setup::new(script(&[3]), K).first(Side::Dark)).unwrap();
     assert_eq!(game.side(), Some(Side::Dark));
-    assert_eq!(game.position().to_string(), "dldldldldl/........../.......... d");
-    assert_eq!(game.to_record().to_string().lines().nth(1), Some("[first dark]"));
+    assert_eq!(
+        game.position().to_string(),
+        "dldldldldl/........../.......... d"
+    );
+    assert_eq!(
+        game.to_record().to_string().lines().nth(1),
+        Some("[first dark]")
+    );
 }
 
 #[test]
@@ -73,7 +89,13 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     assert!(game.log()[0].mv.is_none() && game.log()[0].flags.again);
     assert_eq!(game.forfeits_since(0).len(), 1);
     assert_eq!(game.turn().unwrap().segment, 2);
-    assert_eq!(game.legal().iter().map(ToString::to_string).collect::<Vec<_>>(), ["27-off"]);
+    assert_eq!(
+        game.legal()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["27-off"]
+    );
     game.play_text("27-off").unwrap();
     let result = game.result().unwrap();
     assert_eq!((result.winner, result.how), (Some(Side::Light), How::Home));
@@ -90,7 +112,13 @@ fn skyruk_bound_throw_in_a_game() {
     // 25-26 on a 2 keeps the sticks; the next throw is bound to 26
     let p = Position::parse("d...l...../........../....l..... l", &S).unwrap();
     let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).position(p)).unwrap();
-    assert_eq!(game.legal().iter().map(ToString::to_string).collect::<Vec<_>>(), ["5-7", "25-26"]);
+    assert_eq!(
+        game.legal()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["5-7", "25-26"]
+    );
     game.play_text("25-26").unwrap();
     let t = game.turn().unwrap();
     assert_eq!((t.side, t.segment, t.bound), (Side::Light, 2, Some(26)));
@@ -100,7 +128,10 @@ fn skyruk_bound_throw_in_a_game() {
     assert_eq!(game.side(), Some(Side::Dark));
     // the record's side check knows that reaching 26 keeps the sticks
     let record = game.to_record().to_string();
-    assert!(record.contains("1. l 2: 25-26\n2. l 3: 26-29\n"), "{record}");
+    assert!(
+        record.contains("1. l 2: 25-26\n2. l 3: 26-29\n"),
+        "{record}"
+    );
 }
 
 #[test]

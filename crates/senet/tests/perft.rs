@@ -15,7 +15,12 @@ fn cases() -> Vec<(Variant, Side, u32, u64)> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split(',').map(str::trim).collect();
-            (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].parse().unwrap(), f[3].parse().unwrap())
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
         })
         .collect()
 }
@@ -26,7 +31,11 @@ fn counts_from_the_start() {
     assert!(cases.len() >= 8);
     for (variant, first, depth, expected) in cases {
         let start = Position::start(&variant, first);
-        assert_eq!(walk(&variant, &start, depth), expected, "{variant} {first} depth {depth}");
+        assert_eq!(
+            walk(&variant, &start, depth),
+            expected,
+            "{variant} {first} depth {depth}"
+        );
     }
 }
 
@@ -47,7 +56,10 @@ fn walk_games(variant: Variant, first: Side, path: &[(u8, Option<String>)], dept
                 game.play_text(mv).unwrap();
             }
         }
-        if game.is_over() && game.roll().is_none() && Senet::status(&variant, game.position()) != dice_core::Status::Ongoing {
+        if game.is_over()
+            && game.roll().is_none()
+            && Senet::status(&variant, game.position()) != dice_core::Status::Ongoing
+        {
             total += 1;
             continue;
         }
@@ -71,7 +83,11 @@ fn walk_games(variant: Variant, first: Side, path: &[(u8, Option<String>)], dept
 fn game_api_agrees_to_depth_2() {
     for variant in [Variant::KENDALL, Variant::SKYRUK] {
         let start = Position::start(&variant, Side::Light);
-        assert_eq!(walk_games(variant, Side::Light, &[], 2), walk(&variant, &start, 2), "{variant}");
+        assert_eq!(
+            walk_games(variant, Side::Light, &[], 2),
+            walk(&variant, &start, 2),
+            "{variant}"
+        );
     }
     for (variant, by_hand) in [
         (Variant::KENDALL, 18),
@@ -79,7 +95,10 @@ fn game_api_agrees_to_depth_2() {
         (Variant::KENDALL.with_pieces(senet::Pieces::Seven), 24),
     ] {
         for first in [Side::Light, Side::Dark] {
-            assert_eq!(walk(&variant, &Position::start(&variant, first), 1), by_hand);
+            assert_eq!(
+                walk(&variant, &Position::start(&variant, first), 1),
+                by_hand
+            );
         }
     }
 }

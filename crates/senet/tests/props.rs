@@ -9,7 +9,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
 }
@@ -35,7 +38,11 @@ fn check(game: &Game, tally: &mut Tally) {
     tally.seen = game.log().len();
     for side in Side::ALL {
         let off = tally.off[side.index()];
-        assert_eq!(usize::from(p.on_board(side)) + off, usize::from(v.piece_count()), "{p}");
+        assert_eq!(
+            usize::from(p.on_board(side)) + off,
+            usize::from(v.piece_count()),
+            "{p}"
+        );
         assert_eq!(usize::from(game.home(side)), off);
     }
     // kendall never has a piece on 27
@@ -67,7 +74,7 @@ fn run(variant: Variant, games: u64) {
             let mv = legal[(rng.next() % legal.len() as u64) as usize];
             // undo restores an equal game (on every step of the first games,
             // then every 16th step, to keep debug runs short)
-            if n < 50 || step % 16 == 0 {
+            if n < 50 || step.is_multiple_of(16) {
                 let before = game.clone();
                 game.play(mv).unwrap();
                 assert!(game.undo());

@@ -30,7 +30,10 @@ fn refused(v: &Variant, p: &Position, roll: u8, text: &str) -> &'static str {
     let mv: Move = text.parse().unwrap();
     let mut out = MoveList::new();
     Senet::legal(v, p, roll, &mut out);
-    assert!(!out.contains(&mv), "{text} on {roll} should not be legal in {p}");
+    assert!(
+        !out.contains(&mv),
+        "{text} on {roll} should not be legal in {p}"
+    );
     Senet::refusal(v, p, roll, mv).code()
 }
 
@@ -39,7 +42,11 @@ fn after(v: &Variant, p: &Position, roll: u8, text: &str) -> (String, Flags) {
     let mv: Move = text.parse().unwrap();
     let mut out = MoveList::new();
     Senet::legal(v, p, roll, &mut out);
-    assert!(out.contains(&mv), "{text} on {roll} should be legal in {p}: {:?}", legal(v, p, roll));
+    assert!(
+        out.contains(&mv),
+        "{text} on {roll} should be legal in {p}: {:?}",
+        legal(v, p, roll)
+    );
     let (q, flags) = Senet::apply(v, p, roll, mv);
     (q.to_string(), flags)
 }
@@ -95,7 +102,10 @@ fn protection_by_runs() {
         assert_eq!(refused(&v, &p, 4, "5-9"), "protected");
         assert!(p.protected(8, &v).unwrap() && p.protected(9, &v).unwrap());
         assert!(!p.protected(5, &v).unwrap());
-        assert!(!p.protected(7, &v).unwrap(), "an empty house is not protected");
+        assert!(
+            !p.protected(7, &v).unwrap(),
+            "an empty house is not protected"
+        );
     }
     // a run of three: kendall protects all, skyruk only its ends
     let p = pos(&[6], &[8, 9, 10], L);
@@ -125,7 +135,7 @@ fn runs_continue_across_the_row_turns() {
     }
     // 26|27 under skyruk form a run too, but 27|28 never: 28..30 are in no run
     let p = pos(&[27, 28], &[1], D);
-    assert!(p.protected(27, &S).unwrap() == false && !p.protected(28, &S).unwrap());
+    assert!(!p.protected(27, &S).unwrap() && !p.protected(28, &S).unwrap());
     let p = pos(&[26, 27], &[1], L);
     assert!(p.protected(26, &S).unwrap() && p.in_blockade(27, &S).unwrap());
 }
@@ -136,7 +146,11 @@ fn blockades_forward() {
     for v in [K, S] {
         let p = pos(&[10], &[12, 13, 14], L);
         assert_eq!(refused(&v, &p, 5, "10-15"), "blockade");
-        assert_eq!(refused(&v, &p, 2, "10-12"), "protected", "landing tests come before path tests");
+        assert_eq!(
+            refused(&v, &p, 2, "10-12"),
+            "protected",
+            "landing tests come before path tests"
+        );
     }
     // a pair blocks skyruk only
     let p = pos(&[10], &[12, 13], L);
@@ -236,7 +250,12 @@ fn kendall_water_and_rebirth() {
     let p = pos(&[26, 15], &[14, 13, 1], L);
     assert_eq!(after(&K, &p, 1, "26-27").1.ends, Some(Dest::House(12)));
     // no piece ever stands on 27 under kendall
-    assert_eq!(Position::parse("........../........../......l... l", &K).unwrap_err().code(), "water");
+    assert_eq!(
+        Position::parse("........../........../......l... l", &K)
+            .unwrap_err()
+            .code(),
+        "water"
+    );
 }
 
 #[test]
@@ -278,7 +297,10 @@ fn skyruk_water() {
     for (roll, text) in [(1, "27-28"), (2, "27-29"), (3, "27-30")] {
         assert_eq!(legal(&S, &p, roll), [text]);
         let (q, f) = after(&S, &p, roll, text);
-        assert_eq!(q.split(' ').next().unwrap(), "d........./....l...../..........");
+        assert_eq!(
+            q.split(' ').next().unwrap(),
+            "d........./....l...../.........."
+        );
         assert_eq!(f.ends, Some(Dest::House(15)));
     }
     // off on 4
@@ -379,7 +401,10 @@ fn winning_and_status() {
 fn next_in_record() {
     let mv: Move = "25-26".parse().unwrap();
     assert_eq!(Senet::next_in_record(&S, L, 2, Some(mv)), L);
-    assert_eq!(Senet::next_in_record(&K, L, 2, Some("24-26".parse().unwrap())), D);
+    assert_eq!(
+        Senet::next_in_record(&K, L, 2, Some("24-26".parse().unwrap())),
+        D
+    );
     assert_eq!(Senet::next_in_record(&K, L, 5, None), L);
     assert_eq!(Senet::next_in_record(&K, D, 3, None), L);
 }
