@@ -1,0 +1,174 @@
+//! Text forms: positions, keys, moves, rule sets; junk never panics.
+
+use dice_core::{Rules, Side};
+use proptest::prelude::*;
+use senet::{Game, Move, Pieces, Position, Senet, Variant};
+
+const K: Variant = Variant::KENDALL;
+const S: Variant = Variant::SKYRUK;
+
+#[test]
+fn position_errors_name_the_first_problem() {
+    for (text, code) in [
+        ("", "shape"),
+        ("dldldldldl/........../..........", "shape"),
+        ("dldldldldl/........../.......... ", "shape"),
+        ("dldldldldl/........../......... l", "shape"),
+        ("dldldldldl/........../........../.......... l", "shape"),
+        ("dldldldldx/........../.......... l", "character"),
+        ("dldldldldx/........../.......... x", "character"),
+        ("dldldldldl/........../.......... x", "side"),
+        ("dldldldldl/........../.......... light", "side"),
+        ("dldldldldl/l........./.......... l", "pieces"),
+        ("dldldldld./........../......l... l", "water"),
+    ] {
+        assert_eq!(
+            Position::parse(text, &K).unwrap_err().code(),
+            code,
+            "{text:?}"
+        );
+    }
+    // seven pieces fit the seven-piece rules only
+    let p7 = Position::start(&K.with_pieces(Pieces::Seven), Side::Light).to_string();
+    assert_eq!(p7, "dldldldldl/dldl....../.......... l");
+    assert_eq!(Position::parse(&p7, &K).unwrap_err().code(), "pieces");
+    assert!(Position::parse(&p7, &K.with_pieces(Pieces::Seven)).is_ok());
+    // skyruk allows the water
+    assert!(Position::parse("dldldldld./........../......l... l", &S).is_ok());
+    // a message carries the offending text
+    let err = Position::parse("nonsense", &K).unwrap_err();
+    assert!(err.to_string().contains("nonsense"));
+}
+
+#[test]
+fn keys() {
+    let start = Position::start(&K, Side::Light);
+    // houses 1..10 alternate dark (2), light (1): each pair of houses is hex 6
+    assert_eq!(start.key(&K).to_string(), "0000000000066666");
+    assert_eq!(
+        start.with_side(Side::Dark).key(&K).to_string(),
+        "1000000000066666"
+    );
+    // house 30 light: bits 58..59 = 1; bound on 26 under skyruk sets bit 61
+    let p = Position::parse("d........./........../.....l...l l", &S).unwrap();
+    assert_eq!(p.key(&S).0, (1 << 61) | (1 << 58) | (1 << 50) | 2);
+    assert_eq!(p.key(&K).0, (1 << 58) | (1 << 50) | 2);
+    // the side not to move on 26 is not bound
+    let p = Position::parse("d........./........../.....d...l l", &S).unwrap();
+    assert_eq!(p.key(&S).0 >> 61, 0);
+    assert!(!p.is_consistent(&S));
+    assert!(p.is_consistent(&K));
+}
+
+#[test]
+fn moves() {
+    for text in [
+        "1-2", "12-15", "15-12", "26-27", "28-off", "30-off", "25-26",
+    ] {
+        assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+    }
+    for (text, code) in [
+        ("", "empty"),
+        ("12", "shape"),
+        ("1-2-3", "shape"),
+        ("12-15x", "house"),
+        ("0-3", "house"),
+        ("31-off", "house"),
+        ("05-8", "house"),
+        ("off-3", "house"),
+        ("12-OFF", "house"),
+        (" 1-2", "house"),
+        ("4-4", "still"),
+    ] {
+        assert_eq!(text.parse::<Move>().unwrap_err().code(), code, "{text:?}");
+    }
+    let json = serde_json::to_string(&"26-28".parse::<Move>().unwrap()).unwrap();
+    assert_eq!(json, "\"26-28\"");
+}
+
+#[test]
+fn rule_sets() {
+    assert_eq!(
+        K.spelled_out(),
+        "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5"
+    );
+    assert_eq!(
+        S.spelled_out(),
+        "protect=ends blockade=2 reach26=from25 on26=again water=stand off30=any pieces=5"
+    );
+    assert_eq!(Senet::spelled_out(&S), S.spelled_out());
+    // spelled out, a named set reads back as the named set
+    assert_eq!(S.spelled_out().parse::<Variant>().unwrap(), S);
+    assert_eq!(
+        S.spelled_out().parse::<Variant>().unwrap().to_string(),
+        "skyruk"
+    );
+    assert_eq!(S.with_pieces(Pieces::Seven).name(), None);
+    for (text, code) in [
+        ("Kendall", "rules"),
+        ("", "rules"),
+        ("protect=all", "spelling"),
+        (
+            "blockade=3 protect=all reach26=exact on26=none water=reborn off30=one pieces=5",
+            "spelling",
+        ),
+        (
+            "protect=all blockade=4 reach26=exact on26=none water=reborn off30=one pieces=5",
+            "value",
+        ),
+        (
+            "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=6",
+            "value",
+        ),
+        (
+            "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 colour=red",
+            "field",
+        ),
+        (
+            "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 pieces=5",
+            "spelling",
+        ),
+        (
+            "protect=all  blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5",
+            "spelling",
+        ),
+    ] {
+        assert_eq!(
+            text.parse::<Variant>().unwrap_err().code(),
+            code,
+            "{text:?}"
+        );
+    }
+    assert!(
+        Variant::KENDALL
+            .with("pieces", "9")
+            .unwrap_err()
+            .to_string()
+            .contains("\"9\"")
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn junk_never_panics(text in "\\PC{0,40}") {
+        let _ = text.parse::<Move>();
+        let _ = text.parse::<Variant>();
+        let _ = Position::parse(&text, &S);
+        let _ = Game::replay_text(&text, None);
+    }
+
+    #[test]
+    fn near_positions_never_panic(text in "[ld./ ]{30,36}") {
+        if let Ok(p) = Position::parse(&text, &S.with_pieces(Pieces::Seven)) {
+            prop_assert_eq!(Position::parse(&p.to_string(), &S.with_pieces(Pieces::Seven)).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn near_records_never_panic(lines in proptest::collection::vec("[0-9]{1,2}\\. [ld] [0-5]( [01]{4})?: ([0-9]{1,2}-([0-9]{1,2}|off)|-)", 0..12)) {
+        let text = format!("[rules skyruk]\n[first light]\n{}\n", lines.join("\n"));
+        let _ = Game::replay_text(&text, None);
+    }
+}
