@@ -129,11 +129,7 @@ impl Bot {
             return None;
         }
         if self.level == 1 || moves.len() == 1 {
-            let index = if self.level == 1 {
-                thumb(position, &moves)
-            } else {
-                0
-            };
+            let index = if self.level == 1 { thumb(&moves) } else { 0 };
             return moves.get(index).map(|&mv| Thought {
                 mv,
                 index,
@@ -189,8 +185,7 @@ impl Bot {
 
 /// Level 1: bear off if possible, else the swap that sends back the enemy
 /// piece furthest along, else move the piece furthest along.
-fn thumb(position: &Position, moves: &[Move]) -> usize {
-    let _ = position;
+fn thumb(moves: &[Move]) -> usize {
     let mut best = 0;
     let mut best_score = i32::MIN;
     for (i, mv) in moves.iter().enumerate() {

@@ -232,3 +232,55 @@ fn inconsistent_positions_are_refused() {
     let err = Game::new(Setup::new(script(&[1]), S).position(p)).unwrap_err();
     assert_eq!(err.code(), "inconsistent");
 }
+
+#[test]
+fn the_ply_cap_draws() {
+    // light's only piece on 28 leaves on a 3, dark's on 29 on a 2: a run of
+    // 4s is lost turn after lost turn, each keeping the sticks
+    let p = Position::parse("........../........../.......ld. l", &K).unwrap();
+    let game = Game::new(Setup::new(script(&[4; 15_100]), K).position(p)).unwrap();
+    let result = game.result().unwrap();
+    assert_eq!(
+        (result.winner, result.how, result.plies),
+        (None, How::PlyCap, dice_core::PLY_CAP)
+    );
+    assert!(
+        game.log()
+            .iter()
+            .all(|e| e.mv.is_none() && e.side == Side::Light)
+    );
+}
+
+#[test]
+fn bots_answer_the_same_question_the_same_way() {
+    use senet::Bot;
+    let seed = Seed::new("bot determinism").unwrap();
+    for level in 1..=4 {
+        let bot = Bot::new(level).unwrap();
+        let mut game = Game::seeded(seed.clone(), S).unwrap();
+        for _ in 0..40 {
+            if game.is_over() {
+                break;
+            }
+            let a = bot
+                .think(game.variant(), game.position(), game.roll().unwrap())
+                .unwrap();
+            let b = bot
+                .think(game.variant(), game.position(), game.roll().unwrap())
+                .unwrap();
+            assert_eq!(a, b);
+            assert_eq!(game.legal()[a.index], a.mv);
+            assert!(u32::from(a.depth) <= u32::from(bot.depth()));
+            game.play(a.mv).unwrap();
+        }
+    }
+    // a tiny budget still answers, from a shallower search
+    let game = Game::seeded(seed, K).unwrap();
+    let t = Bot::new(4)
+        .unwrap()
+        .with_budget(1)
+        .think(game.variant(), game.position(), game.roll().unwrap())
+        .unwrap();
+    assert!(game.legal().contains(&t.mv));
+    assert_eq!(t.depth, 1);
+}
