@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use sha2::{Digest, Sha256};
+use sha2::block_api::compress256;
 
 use crate::Seed;
 
@@ -28,26 +28,83 @@ pub const MAX_DICE: u8 = 8;
 /// ```
 #[must_use]
 pub fn throw_bits(seed: &Seed, n: u64) -> u8 {
-    first_byte(Sha256::new_with_prefix(seed.as_bytes()), n)
+    SeedHash::new(seed).first_byte(n)
 }
 
-/// Finishes `prefix` (which has absorbed the seed) with `roll:n` and returns
-/// the digest's first byte.
-fn first_byte(mut prefix: Sha256, n: u64) -> u8 {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+/// SHA-256 with the seed and `roll:` already absorbed, so that a throw only
+/// hashes its number: the state after the prefix's whole 64-byte blocks, and
+/// the bytes left over.
+#[derive(Clone, Debug)]
+pub(crate) struct SeedHash {
+    state: [u32; 8],
+    /// The prefix's bytes after its last whole block (fewer than 64).
+    tail: [u8; 64],
+    tail_len: usize,
+    /// Bytes of the prefix absorbed into `state`.
+    absorbed: u64,
+}
+
+/// The SHA-256 initial state.
+const SHA256_INIT: [u32; 8] = [
+    0x6a09_e667,
+    0xbb67_ae85,
+    0x3c6e_f372,
+    0xa54f_f53a,
+    0x510e_527f,
+    0x9b05_688c,
+    0x1f83_d9ab,
+    0x5be0_cd19,
+];
+
+impl SeedHash {
+    fn new(seed: &Seed) -> SeedHash {
+        let mut hash = SeedHash {
+            state: SHA256_INIT,
+            tail: [0; 64],
+            tail_len: 0,
+            absorbed: 0,
+        };
+        for &b in seed.as_bytes().iter().chain(b"roll:") {
+            hash.tail[hash.tail_len] = b;
+            hash.tail_len += 1;
+            if hash.tail_len == 64 {
+                compress256(&mut hash.state, &[hash.tail]);
+                hash.absorbed += 64;
+                hash.tail_len = 0;
+            }
         }
+        hash
     }
-    prefix.update(b"roll:");
-    prefix.update(&digits[at..]);
-    prefix.finalize()[0]
+
+    /// The first byte of `SHA-256(prefix ++ decimal(n))`.
+    fn first_byte(&self, n: u64) -> u8 {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let digits = &digits[at..];
+        // The message's last bytes, the 0x80 marker, zeros, and the length
+        // in bits: one block, or two when the tail is long.
+        let mut blocks = [[0u8; 64]; 2];
+        let flat = blocks.as_flattened_mut();
+        let used = self.tail_len + digits.len();
+        flat[..self.tail_len].copy_from_slice(&self.tail[..self.tail_len]);
+        flat[self.tail_len..used].copy_from_slice(digits);
+        flat[used] = 0x80;
+        let count = if used + 9 <= 64 { 1 } else { 2 };
+        let bits = (self.absorbed + used as u64) * 8;
+        flat[count * 64 - 8..count * 64].copy_from_slice(&bits.to_be_bytes());
+        let mut state = self.state;
+        compress256(&mut state, &blocks[..count]);
+        (state[0] >> 24) as u8
+    }
 }
 
 /// The faces of one throw: which dice (or sticks) came up marked, in die order.
@@ -241,7 +298,7 @@ impl Dice {
 /// its seed so that each throw only hashes the throw number.
 #[derive(Clone, Debug)]
 pub(crate) enum Thrower {
-    Seeded { seed: Seed, prefix: Sha256 },
+    Seeded { seed: Seed, hash: SeedHash },
     Script(Vec<ScriptRoll>),
 }
 
@@ -257,8 +314,8 @@ impl Thrower {
     pub(crate) fn new(dice: Dice) -> Thrower {
         match dice {
             Dice::Seeded(seed) => {
-                let prefix = Sha256::new_with_prefix(seed.as_bytes());
-                Thrower::Seeded { seed, prefix }
+                let hash = SeedHash::new(&seed);
+                Thrower::Seeded { seed, hash }
             }
             Dice::Script(rolls) => Thrower::Script(rolls),
         }
@@ -283,10 +340,9 @@ impl Thrower {
     /// has run out.
     pub(crate) fn throw(&self, n: u64, skip: u64, len: u8) -> Option<Thrown> {
         match self {
-            Thrower::Seeded { prefix, .. } => Some(Thrown::Faces(Faces::new(
-                first_byte(prefix.clone(), n),
-                len,
-            ))),
+            Thrower::Seeded { hash, .. } => {
+                Some(Thrown::Faces(Faces::new(hash.first_byte(n), len)))
+            }
             Thrower::Script(rolls) => {
                 let index = usize::try_from(n.checked_sub(skip)?).ok()?;
                 rolls.get(index).copied().map(Thrown::Scripted)
@@ -340,13 +396,35 @@ mod tests {
         insta::assert_snapshot!(bits.join(" "));
     }
 
+    /// The first byte of SHA-256 of the whole message, by the plain hasher.
+    fn direct(seed: &[u8], n: u64) -> u8 {
+        use sha2::{Digest, Sha256};
+        let mut message = seed.to_vec();
+        message.extend_from_slice(format!("roll:{n}").as_bytes());
+        Sha256::digest(&message)[0]
+    }
+
     #[test]
     fn large_throw_numbers_are_plain_decimal() {
         let seed = Seed::new("x").unwrap();
-        let direct = Sha256::digest(b"xroll:10000")[0];
-        assert_eq!(throw_bits(&seed, 10_000), direct);
-        let direct = Sha256::digest(format!("xroll:{}", u64::MAX).as_bytes())[0];
-        assert_eq!(throw_bits(&seed, u64::MAX), direct);
+        for n in [0, 9, 10, 10_000, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(throw_bits(&seed, n), direct(b"x", n), "{n}");
+        }
+    }
+
+    #[test]
+    fn seeds_of_every_length_across_block_boundaries_agree_with_plain_sha256() {
+        for len in 1..=140usize {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
+            let seed = Seed::new(&bytes).unwrap();
+            for n in [0, 7, 12, 345, 99_999, 1 << 40, u64::MAX] {
+                assert_eq!(
+                    throw_bits(&seed, n),
+                    direct(&bytes, n),
+                    "seed length {len}, throw {n}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -370,7 +370,7 @@ impl<R: Rules> Game<R> {
             Some(position) => {
                 if !R::is_consistent(&variant, &position) {
                     return Err(NewGameError::Inconsistent {
-                        position: format!("{position:?}"),
+                        position: position.to_string(),
                         rules: variant.to_string(),
                     });
                 }
@@ -499,20 +499,24 @@ impl<R: Rules> Game<R> {
     /// The roll in hand; `None` once over, or when a script has run out.
     #[must_use]
     pub fn roll(&self) -> Option<u8> {
-        self.roll
+        self.roll.filter(|_| self.resigned.is_none())
     }
 
-    /// The faces of the throw in hand, when known.
+    /// The faces of the throw in hand, when known; `None` once over.
     #[must_use]
     pub fn faces(&self) -> Option<Faces> {
-        self.faces
+        self.faces.filter(|_| self.resigned.is_none())
     }
 
     /// The moves the roll in hand allows, in the rules' order. Never empty
-    /// while the game is on and has a roll.
+    /// while the game is on and has a roll; empty once it is over.
     #[must_use]
     pub fn legal(&self) -> &[R::Move] {
-        &self.legal
+        if self.resigned.is_some() {
+            &[]
+        } else {
+            &self.legal
+        }
     }
 
     /// Plies made: moves plus lost turns. Opening throws are not plies.

@@ -70,8 +70,8 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         + 'static;
 
     /// A position: a small value holding the board, the side to move and any
-    /// turn state. It holds no ply and no dice.
-    type Position: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// turn state. It holds no ply and no dice. `Display` gives its text.
+    type Position: Copy + Eq + Hash + Debug + Display + Send + Sync + 'static;
 
     /// A move as the wire names it (e.g. `a2-d2`). Equality is the identity
     /// of the wire text: two moves are equal when their texts are.

@@ -93,6 +93,14 @@ pub struct ToyPosition {
     pub side: Side,
 }
 
+/// Light's squares, dark's squares and the side to move, e.g. `0,3/5,12 l`.
+impl fmt::Display for ToyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [[l0, l1], [d0, d1]] = self.pieces;
+        write!(f, "{l0},{l1}/{d0},{d1} {}", self.side.letter())
+    }
+}
+
 /// A toy move: from one square to another, written `FROM-TO`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ToyMove {

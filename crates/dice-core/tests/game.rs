@@ -113,7 +113,8 @@ fn resign_ends_the_game_and_undo_withdraws_it() {
     let before = game.clone();
     assert!(game.resign(None));
     assert!(game.is_over());
-    assert_eq!(game.side(), None);
+    assert_eq!((game.side(), game.roll(), game.faces()), (None, None, None));
+    assert!(game.legal().is_empty());
     let result = game.result().unwrap();
     assert_eq!((result.winner, result.how), (Some(Side::Dark), How::Resign));
     assert_eq!(result.loser(), Some(Side::Light));
