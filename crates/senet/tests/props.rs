@@ -72,9 +72,9 @@ fn run(variant: Variant, games: u64) {
         while !game.is_over() {
             let legal = game.legal();
             let mv = legal[(rng.next() % legal.len() as u64) as usize];
-            // undo restores an equal game (on every step of the first games,
-            // then every 16th step, to keep debug runs short)
-            if n < 50 || step.is_multiple_of(16) {
+            // undo restores an equal game (on every step of the first 200 games,
+            // then every 4th step)
+            if n < 200 || step.is_multiple_of(4) {
                 let before = game.clone();
                 game.play(mv).unwrap();
                 assert!(game.undo());
@@ -84,11 +84,19 @@ fn run(variant: Variant, games: u64) {
             check(&game, &mut tally);
             step += 1;
         }
-        // the finished record replays identically
-        let record = game.to_record().to_string();
-        let again = Game::replay_text(&record, None).unwrap();
-        assert_eq!(again, game, "{record}");
-        assert_eq!(again.to_record().to_string(), record);
+        // the finished record replays identically: with its seed (every
+        // throw derived again), and seedless, from its own rolls and sticks
+        let record = game.to_record();
+        let text = record.to_string();
+        let again = Game::replay_text(&text, None).unwrap();
+        assert_eq!(again, game, "{text}");
+        assert_eq!(again.to_record().to_string(), text);
+        let mut seedless = record.clone();
+        seedless.seed = None;
+        let again = Game::replay(&seedless, None).unwrap();
+        assert_eq!(again.log(), game.log());
+        assert_eq!(again.position(), game.position());
+        assert_eq!(again.result(), game.result());
     }
 }
 
