@@ -17,7 +17,7 @@
 //! sweep). A final read-only pass over the whole table measures the residual
 //! max |T(V) − V|, which is the honest check of the result.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use royal_ur::{Position, Variant};
@@ -36,6 +36,10 @@ pub struct SolveOptions {
     /// Sweeps a layer may take before [`SolveError::NotConverged`].
     /// Default 10,000.
     pub max_sweeps: u32,
+    /// Between Bellman sweeps, the equations of the best moves found are
+    /// swept until their change falls below this fraction of the last
+    /// Bellman sweep's change (or below the tolerance / 16). Default 1e-2.
+    pub policy_depth: f64,
 }
 
 impl Default for SolveOptions {
@@ -44,6 +48,7 @@ impl Default for SolveOptions {
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             tolerance: 1e-9,
             max_sweeps: 10_000,
+            policy_depth: 1e-2,
         }
     }
 }
@@ -88,9 +93,14 @@ pub enum Stage {
 /// Figures of a finished solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolveStats {
-    /// Sweeps over layers in all (a sweep of a pair counts each half).
+    /// Bellman sweeps over layers in all (a sweep of a pair counts each
+    /// half).
     pub sweeps: u64,
-    /// State updates made by the sweeps.
+    /// Sweeps of the fixed-policy equations of a layer pair, in all.
+    pub policy_sweeps: u64,
+    /// State updates made by those sweeps.
+    pub policy_updates: u64,
+    /// State updates made by the Bellman sweeps.
     pub updates: u64,
     /// The largest sweep count a layer pair needed.
     pub max_pair_sweeps: u32,
@@ -201,6 +211,36 @@ struct Solver<'a> {
     chances: Vec<(u8, f64)>,
 }
 
+/// Marks a successor code whose value is one minus the stored one (the
+/// turn passes); the other 31 bits are the successor's index.
+const FLIP: u32 = 1 << 31;
+/// The code of a roll that allows no move (the turn passes to the
+/// mirror); no successor index reaches 2^30.
+const FORFEIT: u32 = 1 << 30;
+/// Most rolls a rule set has (0..4).
+const ROLLS_MAX: usize = 5;
+/// Calls `f(index, state)` for every state of some blocks of a layer, last
+/// index first.
+#[inline(always)]
+fn for_each_state(ix: &Index, blocks: &[Block], a: u8, b: u8, mut f: impl FnMut(u64, State)) {
+    for blk in blocks.iter().rev() {
+        let mut i = blk.first + blk.len();
+        for pm in (0..blk.my_subsets).rev() {
+            let mine = blk.mine | ix.private_steps(pm);
+            for pt in (0..blk.their_subsets).rev() {
+                i -= 1;
+                let st = State {
+                    mine,
+                    theirs: blk.theirs | ix.private_steps(pt),
+                    my_home: a,
+                    their_home: b,
+                };
+                f(i, st);
+            }
+        }
+    }
+}
+
 impl Solver<'_> {
     #[inline(always)]
     fn load(&self, i: u64) -> f64 {
@@ -211,81 +251,181 @@ impl Solver<'_> {
         }
     }
 
-    /// T(V) at a state that is not over.
     #[inline(always)]
-    fn bellman(&self, st: State) -> f64 {
+    fn load_code(&self, code: u32) -> f64 {
+        let v = self.load(u64::from(code & !FLIP));
+        if code & FLIP != 0 { 1.0 - v } else { v }
+    }
+
+    /// T(V) at a state that is not over, and the successor each roll's best
+    /// move (or lost turn) leads to.
+    #[inline(always)]
+    fn bellman(&self, st: State, codes: &mut [u32; ROLLS_MAX]) -> f64 {
         let ix = self.index;
-        let mut forfeit = -1.0f64;
+        let mut forfeit: Option<(u32, f64)> = None;
         let mut acc = 0.0f64;
-        for &(roll, p) in &self.chances {
+        for (k, &(roll, p)) in self.chances.iter().enumerate() {
             let mut best = -1.0f64;
+            let mut code = 0u32;
             ix.for_each_move(st, roll, |s| {
-                let v = self.load(ix.rank(s.next));
-                let v = if s.again { v } else { 1.0 - v };
+                let i = ix.rank(s.next) as u32;
+                let c = if s.again { i } else { i | FLIP };
+                let v = self.load_code(c);
                 if v > best {
                     best = v;
+                    code = c;
                 }
             });
             if best < 0.0 {
-                if forfeit < 0.0 {
-                    forfeit = 1.0 - self.load(ix.rank(st.mirror()));
-                }
-                best = forfeit;
+                let (c, v) = *forfeit.get_or_insert_with(|| {
+                    let c = ix.rank(st.mirror()) as u32 | FLIP;
+                    (c, self.load_code(c))
+                });
+                best = v;
+                code = c;
+            }
+            if let Some(slot) = codes.get_mut(k) {
+                *slot = code;
             }
             acc += p * best;
         }
         acc
     }
 
-    /// One in-place sweep over some blocks of a layer, last state first;
-    /// returns the largest change.
-    fn sweep(&self, blocks: &[Block], a: u8, b: u8) -> f64 {
+    /// The part of T(V) at a state that does not hang on its mirror: the
+    /// chance-weighted best move values over the rolls that allow a move,
+    /// and the chance of the rolls that allow none (whose value is one
+    /// minus the mirror's). `codes` gets each roll's best successor, or
+    /// [`FORFEIT`].
+    #[inline(always)]
+    fn parts(&self, st: State, codes: &mut [u32; ROLLS_MAX]) -> (f64, f64) {
         let ix = self.index;
+        let (mut acc, mut lost) = (0.0f64, 0.0f64);
+        for (k, &(roll, p)) in self.chances.iter().enumerate() {
+            let mut best = -1.0f64;
+            let mut code = FORFEIT;
+            ix.for_each_move(st, roll, |s| {
+                let i = ix.rank(s.next) as u32;
+                let c = if s.again { i } else { i | FLIP };
+                let v = self.load_code(c);
+                if v > best {
+                    best = v;
+                    code = c;
+                }
+            });
+            if best < 0.0 {
+                lost += p;
+            } else {
+                acc += p * best;
+            }
+            if let Some(slot) = codes.get_mut(k) {
+                *slot = code;
+            }
+        }
+        (acc, lost)
+    }
+
+    /// Stores the exact solution of the two equations of a state and its
+    /// mirror (`vs = as + qs (1 − vm)`, `vm = am + qm (1 − vs)`), or of a
+    /// state that is its own mirror; returns the largest change.
+    #[inline(always)]
+    fn settle_pair(&self, s: u32, m: u32, (a_s, q_s): (f64, f64), (a_m, q_m): (f64, f64)) -> f64 {
+        let old_s = self.load(u64::from(s));
+        let old_m = self.load(u64::from(m));
+        let (vs, vm) = if s == m {
+            let v = (a_s + q_s) / (1.0 + q_s);
+            (v, v)
+        } else {
+            let det = 1.0 - q_s * q_m;
+            let vs = if det > 1e-12 {
+                (a_s + q_s * (1.0 - a_m - q_m)) / det
+            } else {
+                a_s + q_s * (1.0 - old_m)
+            };
+            (vs, a_m + q_m * (1.0 - vs))
+        };
+        if let Some(slot) = self.values.get(s as usize) {
+            slot.store(vs.to_bits(), Ordering::Relaxed);
+        }
+        if let Some(slot) = self.values.get(m as usize) {
+            slot.store(vm.to_bits(), Ordering::Relaxed);
+        }
+        (vs - old_s).abs().max((vm - old_m).abs())
+    }
+
+    /// One in-place Bellman sweep over some blocks of a layer (each state
+    /// with its mirror), last state first, recording the best successors
+    /// in `entries` (which must have room for them); returns the largest
+    /// change.
+    fn full_sweep(&self, blocks: &[Block], a: u8, b: u8, entries: &[AtomicU32]) -> f64 {
+        let k = self.chances.len();
+        let stride = 2 + 2 * k;
         let mut change = 0.0f64;
-        for blk in blocks.iter().rev() {
-            let mut i = blk.first + blk.len();
-            for pm in (0..blk.my_subsets).rev() {
-                let mine = blk.mine | ix.private_steps(pm);
-                for pt in (0..blk.their_subsets).rev() {
-                    i -= 1;
-                    let st = State {
-                        mine,
-                        theirs: blk.theirs | ix.private_steps(pt),
-                        my_home: a,
-                        their_home: b,
-                    };
-                    let new = self.bellman(st);
-                    if let Some(slot) = self.values.get(i as usize) {
-                        let old = f64::from_bits(slot.swap(new.to_bits(), Ordering::Relaxed));
-                        change = change.max((new - old).abs());
-                    }
+        let mut cs = [0u32; ROLLS_MAX];
+        let mut cm = [0u32; ROLLS_MAX];
+        let mut at = 0;
+        for_each_state(self.index, blocks, a, b, |i, st| {
+            let mirror = st.mirror();
+            let m = self.index.rank(mirror);
+            if a == b && m < i {
+                return;
+            }
+            let ps = self.parts(st, &mut cs);
+            let pm = self.parts(mirror, &mut cm);
+            change = change.max(self.settle_pair(i as u32, m as u32, ps, pm));
+            if let Some(e) = entries.get(at..at + stride) {
+                e[0].store(i as u32, Ordering::Relaxed);
+                e[1].store(m as u32, Ordering::Relaxed);
+                for (slot, &c) in e[2..2 + k].iter().zip(&cs) {
+                    slot.store(c, Ordering::Relaxed);
+                }
+                for (slot, &c) in e[2 + k..].iter().zip(&cm) {
+                    slot.store(c, Ordering::Relaxed);
                 }
             }
+            at += stride;
+        });
+        change
+    }
+
+    /// The parts of a state's equation from its recorded successors.
+    #[inline(always)]
+    fn recorded_parts(&self, codes: &[AtomicU32]) -> (f64, f64) {
+        let (mut acc, mut lost) = (0.0f64, 0.0f64);
+        for (slot, &(_, p)) in codes.iter().zip(&self.chances) {
+            let c = slot.load(Ordering::Relaxed);
+            if c == FORFEIT {
+                lost += p;
+            } else {
+                acc += p * self.load_code(c);
+            }
+        }
+        (acc, lost)
+    }
+
+    /// One in-place sweep of the fixed-policy equations over a run of
+    /// entries; returns the largest change.
+    fn policy_sweep(&self, entries: &[AtomicU32]) -> f64 {
+        let k = self.chances.len();
+        let mut change = 0.0f64;
+        for e in entries.chunks_exact(2 + 2 * k) {
+            let ps = self.recorded_parts(&e[2..2 + k]);
+            let pm = self.recorded_parts(&e[2 + k..]);
+            let s = e[0].load(Ordering::Relaxed);
+            let m = e[1].load(Ordering::Relaxed);
+            change = change.max(self.settle_pair(s, m, ps, pm));
         }
         change
     }
 
     /// max |T(V) − V| over some blocks of a layer.
     fn residual(&self, blocks: &[Block], a: u8, b: u8) -> f64 {
-        let ix = self.index;
         let mut worst = 0.0f64;
-        for blk in blocks {
-            let mut i = blk.first;
-            for pm in 0..blk.my_subsets {
-                let mine = blk.mine | ix.private_steps(pm);
-                for pt in 0..blk.their_subsets {
-                    let st = State {
-                        mine,
-                        theirs: blk.theirs | ix.private_steps(pt),
-                        my_home: a,
-                        their_home: b,
-                    };
-                    let r = (self.bellman(st) - self.load(i)).abs();
-                    worst = worst.max(r);
-                    i += 1;
-                }
-            }
-        }
+        let mut codes = [0u32; ROLLS_MAX];
+        for_each_state(self.index, blocks, a, b, |i, st| {
+            let r = (self.bellman(st, &mut codes) - self.load(i)).abs();
+            worst = worst.max(r);
+        });
         worst
     }
 }
@@ -310,36 +450,146 @@ fn split(blocks: &[Block], n: usize) -> Vec<&[Block]> {
     out
 }
 
-/// Runs `f` over the parts on scoped threads (the first on this one) and
+/// Runs `f` over the items on scoped threads (the first on this one) and
 /// returns the largest result.
-fn par_max<F>(parts: &[&[Block]], f: F) -> f64
+fn par_max<T: Send, F>(items: Vec<T>, f: F) -> f64
 where
-    F: Fn(&[Block]) -> f64 + Sync,
+    F: Fn(T) -> f64 + Sync,
 {
-    match parts {
-        [] => 0.0,
-        [one] => f(one),
-        [first, rest @ ..] => std::thread::scope(|scope| {
-            let handles: Vec<_> = rest
-                .iter()
-                .map(|part| {
-                    let f = &f;
-                    scope.spawn(move || f(part))
-                })
-                .collect();
-            let mut m = f(first);
-            for h in handles {
-                // A worker that panicked contributes an infinite change, so
-                // the layer never reads as converged.
-                m = m.max(h.join().unwrap_or(f64::INFINITY));
+    let mut items = items.into_iter();
+    let Some(first) = items.next() else {
+        return 0.0;
+    };
+    let rest: Vec<T> = items.collect();
+    if rest.is_empty() {
+        return f(first);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = rest
+            .into_iter()
+            .map(|item| {
+                let f = &f;
+                scope.spawn(move || f(item))
+            })
+            .collect();
+        let mut m = f(first);
+        for h in handles {
+            // A worker that panicked contributes an infinite change, so the
+            // layer never reads as converged.
+            m = m.max(h.join().unwrap_or(f64::INFINITY));
+        }
+        m
+    })
+}
+
+/// A barrier for a fixed number of threads that spins briefly, then
+/// yields.
+struct SpinBarrier {
+    threads: usize,
+    count: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> SpinBarrier {
+        SpinBarrier {
+            threads,
+            count: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+        }
+    }
+
+    fn wait(&self) {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.count.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.count.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::AcqRel);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            spins += 1;
+            if spins < 200 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
             }
-            m
-        }),
+        }
     }
 }
 
-/// Below this many states a layer is swept on one thread.
+/// Below this many states a layer pair is swept on one thread.
 const PARALLEL_MIN: u64 = 1 << 16;
+
+/// Policy sweeps at most between two Bellman sweeps.
+const POLICY_SWEEPS: u32 = 400;
+
+/// Sweeps the fixed-policy equations of `entries` (split between
+/// `threads`) until a sweep changes nothing by `target` or `budget` sweeps
+/// are made; returns the sweeps made and the last largest change.
+fn policy_sweeps(
+    solver: &Solver<'_>,
+    entries: &[AtomicU32],
+    threads: usize,
+    target: f64,
+    budget: u32,
+) -> (u32, f64) {
+    let stride = 2 + 2 * solver.chances.len();
+    let n = entries.len() / stride;
+    let part = |t: usize| -> &[AtomicU32] {
+        let lo = n * t / threads * stride;
+        let hi = n * (t + 1) / threads * stride;
+        entries.get(lo..hi).unwrap_or(&[])
+    };
+    if threads <= 1 {
+        let mut last = 0.0;
+        for s in 1..=budget {
+            last = solver.policy_sweep(entries);
+            if last < target {
+                return (s, last);
+            }
+        }
+        return (budget, last);
+    }
+    let barrier = SpinBarrier::new(threads);
+    // Sweep s gathers into slot s % 3; the slot of sweep s - 1 is cleared
+    // after the barrier of sweep s, when every thread has read it and
+    // before anyone can reach sweep s + 2.
+    let slots = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    let run = |t: usize| -> (u32, f64) {
+        let mut made = 0;
+        let mut last = 0.0;
+        for s in 0..budget {
+            let change = solver.policy_sweep(part(t));
+            // Changes are non-negative, so their bit patterns order as
+            // the numbers do.
+            slots[s as usize % 3].fetch_max(change.to_bits(), Ordering::AcqRel);
+            barrier.wait();
+            last = f64::from_bits(slots[s as usize % 3].load(Ordering::Acquire));
+            if t == 0 {
+                slots[(s as usize + 2) % 3].store(0, Ordering::Release);
+            }
+            made = s + 1;
+            if last < target {
+                break;
+            }
+        }
+        (made, last)
+    };
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|t| {
+                let run = &run;
+                scope.spawn(move || run(t))
+            })
+            .collect();
+        let mine = run(0);
+        for h in handles {
+            let _ = h.join();
+        }
+        mine
+    })
+}
 
 /// Solves a rule set: every state's chance that the side to move wins.
 ///
@@ -416,6 +666,8 @@ pub fn solve(
     }
     let mut stats = SolveStats {
         sweeps: 0,
+        policy_sweeps: 0,
+        policy_updates: 0,
         updates: 0,
         max_pair_sweeps: 0,
         residual: 0.0,
@@ -429,27 +681,55 @@ pub fn solve(
         .sum();
     let mut done = terminal;
     let threads = options.threads.max(1);
+    let stride = 2 + 2 * solver.chances.len();
+    // The best successors of every state (and its mirror) of the pair
+    // being solved: 2 + 2 × rolls words a pair.
+    let largest = pairs
+        .iter()
+        .map(|&(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .max()
+        .unwrap_or(0);
+    let entries_len = usize::try_from(largest * stride as u64)
+        .map_err(|_| SolveError::Options("the table does not fit in memory".to_owned()))?;
+    let entries: Vec<AtomicU32> = (0..entries_len).map(|_| AtomicU32::new(0)).collect();
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let halves: Vec<(u8, u8)> = if a == b { vec![(a, b)] } else { vec![(a, b), (b, a)] };
-        let parts: Vec<(u8, u8, Vec<Block>)> = halves
-            .iter()
-            .map(|&(x, y)| (x, y, index.blocks(x, y)))
-            .collect();
         let size: u64 = halves
             .iter()
             .map(|&(x, y)| index.layer_range(x, y).end - index.layer_range(x, y).start)
             .sum();
+        let t = if size < PARALLEL_MIN { 1 } else { threads };
+        // Only the half (a, b) is walked: each state is settled together
+        // with its mirror in (b, a) (or in (a, a), once per pair).
+        let blocks: Vec<(u8, u8, Vec<Block>)> = vec![(a, b, index.blocks(a, b))];
+        let chunks: Vec<(u8, u8, &[Block])> = blocks
+            .iter()
+            .flat_map(|(x, y, bl)| split(bl, t).into_iter().map(move |c| (*x, *y, c)))
+            .collect();
+        // Each chunk records the pairs it settles in its own run of
+        // entries.
+        let mut runs = Vec::with_capacity(chunks.len());
+        let mut at = 0usize;
+        for &(x, y, c) in &chunks {
+            let mut n = 0usize;
+            for_each_state(&index, c, x, y, |i, st| {
+                if x != y || index.rank(st.mirror()) >= i {
+                    n += 1;
+                }
+            });
+            runs.push(at..at + n * stride);
+            at += n * stride;
+        }
+        let entries = entries.get(..at).unwrap_or(&[]);
         let mut sweep = 0u32;
         loop {
+            // A Bellman sweep, which also fixes each state's best moves.
             sweep += 1;
-            let mut change = 0.0f64;
-            for (x, y, blocks) in &parts {
-                let t = if size < PARALLEL_MIN { 1 } else { threads };
-                let chunks = split(blocks, t);
-                let c = par_max(&chunks, |part| solver.sweep(part, *x, *y));
-                change = change.max(c);
-                stats.sweeps += 1;
-            }
+            let work: Vec<_> = chunks.iter().zip(runs.iter().cloned()).collect();
+            let change = par_max(work, |(&(x, y, c), run)| {
+                solver.full_sweep(c, x, y, entries.get(run).unwrap_or(&[]))
+            });
+            stats.sweeps += halves.len() as u64;
             stats.updates += size;
             progress(&Progress {
                 stage: Stage::Sweeping,
@@ -473,6 +753,31 @@ pub fn solve(
                     change,
                 });
             }
+            // Sweeps of the equations of those moves, the threads sharing
+            // the entries, until they settle well below the last change.
+            let target = (options.tolerance / 16.0).max(change * options.policy_depth);
+            let budget = options.max_sweeps.saturating_sub(sweep).min(POLICY_SWEEPS);
+            let done_sweeps = policy_sweeps(
+                &solver,
+                entries,
+                t,
+                target,
+                budget,
+            );
+            stats.policy_updates += u64::from(done_sweeps.0) * size;
+            sweep += done_sweeps.0;
+            stats.policy_sweeps += u64::from(done_sweeps.0);
+            progress(&Progress {
+                stage: Stage::Sweeping,
+                layer: (a, b),
+                pairs_done: k,
+                pairs: pairs.len(),
+                sweep,
+                change: done_sweeps.1,
+                states_done: done,
+                states: index.len(),
+                elapsed: started.elapsed().as_secs_f64(),
+            });
         }
         stats.max_pair_sweeps = stats.max_pair_sweeps.max(sweep);
         done += size;
@@ -486,7 +791,7 @@ pub fn solve(
         for (x, y) in halves {
             let blocks = index.blocks(x, y);
             let chunks = split(&blocks, threads);
-            worst = worst.max(par_max(&chunks, |part| solver.residual(part, x, y)));
+            worst = worst.max(par_max(chunks, |part| solver.residual(part, x, y)));
             checked += index.layer_range(x, y).end - index.layer_range(x, y).start;
         }
         progress(&Progress {

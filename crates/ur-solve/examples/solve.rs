@@ -1,0 +1,112 @@
+//! Solves a rule set and prints the first mover's win chance, wall time,
+//! CPU time and peak memory; optionally writes the table.
+//!
+//! ```text
+//! cargo run --release -p ur-solve --example solve -- finkel [--pieces N]
+//!     [--threads N] [--out PATH] [--f32]
+//! ```
+//!
+//! The rules are a name (`finkel`, `masters`) or the five fields spelled
+//! out in one argument: `"route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=3"`.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use royal_ur::Variant;
+use ur_solve::{SolveOptions, Stage, ValueType, WinChances, solve, write_table};
+
+/// User and system CPU seconds of this process (all threads), from
+/// /proc/self/stat (clock ticks of 1/100 s).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+/// Peak resident memory in MiB, from /proc/self/status (VmHWM).
+fn peak_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let mut rules = "finkel".to_owned();
+    let mut pieces = None;
+    let mut out = None;
+    let mut value_type = ValueType::F64;
+    let mut options = SolveOptions::default();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--pieces" => pieces = Some(args.next().ok_or("--pieces wants a number")?.parse()?),
+            "--threads" => options.threads = args.next().ok_or("--threads wants a number")?.parse()?,
+            "--tolerance" => {
+                options.tolerance = args.next().ok_or("--tolerance wants a number")?.parse()?;
+            }
+            "--depth" => options.policy_depth = args.next().ok_or("--depth wants a number")?.parse()?,
+            "--out" => out = Some(args.next().ok_or("--out wants a path")?),
+            "--f32" => value_type = ValueType::F32,
+            _ if arg.starts_with("--") => return Err(format!("unknown option {arg}").into()),
+            _ => rules = arg,
+        }
+    }
+    let mut variant: Variant = rules.parse()?;
+    if let Some(p) = pieces {
+        variant = variant.with_pieces(p)?;
+    }
+    println!("rules: {} ({})", variant, variant.describe());
+    println!("threads: {}, tolerance: {:e}", options.threads, options.tolerance);
+    let wall = Instant::now();
+    let mut last = 0.0f64;
+    let solution = solve(&variant, &options, |p| {
+        let now = p.elapsed;
+        if p.stage == Stage::Done || now - last >= 5.0 || std::env::var_os("SOLVE_VERBOSE").is_some() {
+            last = now;
+            eprintln!(
+                "[{now:7.1}s] {:?} pair {}/{} layer {:?} sweep {} change {:.3e} states {}/{}",
+                p.stage, p.pairs_done, p.pairs, p.layer, p.sweep, p.change, p.states_done, p.states
+            );
+        }
+    })?;
+    let solved = wall.elapsed().as_secs_f64();
+    let stats = solution.stats();
+    println!("states (one side to move): {}", solution.index().len());
+    println!("first mover wins: {:.10} %", 100.0 * solution.first_mover());
+    println!(
+        "Bellman sweeps: {} ({} state updates), policy sweeps: {} ({} state updates), most sweeps for one layer pair: {}",
+        stats.sweeps, stats.updates, stats.policy_sweeps, stats.policy_updates, stats.max_pair_sweeps
+    );
+    println!("residual max |T(V) - V|: {:.3e}", stats.residual);
+    println!(
+        "sweeping: {:.1} s, residual pass: {:.1} s",
+        stats.sweep_seconds, stats.residual_seconds
+    );
+    if let Some(path) = out {
+        let t = Instant::now();
+        write_table(&solution, value_type, path.as_ref())?;
+        println!("wrote {path} in {:.1} s", t.elapsed().as_secs_f64());
+    }
+    let cpu = cpu_seconds().unwrap_or(f64::NAN);
+    println!(
+        "wall: {:.1} s (solve {solved:.1} s), cpu: {cpu:.1} s ({:.2} core-minutes), peak memory: {:.0} MiB",
+        wall.elapsed().as_secs_f64(),
+        cpu / 60.0,
+        peak_mib().unwrap_or(f64::NAN)
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
