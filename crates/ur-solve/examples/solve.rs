@@ -44,11 +44,15 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--pieces" => pieces = Some(args.next().ok_or("--pieces wants a number")?.parse()?),
-            "--threads" => options.threads = args.next().ok_or("--threads wants a number")?.parse()?,
+            "--threads" => {
+                options.threads = args.next().ok_or("--threads wants a number")?.parse()?
+            }
             "--tolerance" => {
                 options.tolerance = args.next().ok_or("--tolerance wants a number")?.parse()?;
             }
-            "--depth" => options.policy_depth = args.next().ok_or("--depth wants a number")?.parse()?,
+            "--depth" => {
+                options.policy_depth = args.next().ok_or("--depth wants a number")?.parse()?
+            }
             "--out" => out = Some(args.next().ok_or("--out wants a path")?),
             "--f32" => value_type = ValueType::F32,
             _ if arg.starts_with("--") => return Err(format!("unknown option {arg}").into()),
@@ -60,12 +64,18 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         variant = variant.with_pieces(p)?;
     }
     println!("rules: {} ({})", variant, variant.describe());
-    println!("threads: {}, tolerance: {:e}", options.threads, options.tolerance);
+    println!(
+        "threads: {}, tolerance: {:e}",
+        options.threads, options.tolerance
+    );
     let wall = Instant::now();
     let mut last = 0.0f64;
     let solution = solve(&variant, &options, |p| {
         let now = p.elapsed;
-        if p.stage == Stage::Done || now - last >= 5.0 || std::env::var_os("SOLVE_VERBOSE").is_some() {
+        if p.stage == Stage::Done
+            || now - last >= 5.0
+            || std::env::var_os("SOLVE_VERBOSE").is_some()
+        {
             last = now;
             eprintln!(
                 "[{now:7.1}s] {:?} pair {}/{} layer {:?} sweep {} change {:.3e} states {}/{}",
@@ -79,7 +89,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     println!("first mover wins: {:.10} %", 100.0 * solution.first_mover());
     println!(
         "Bellman sweeps: {} ({} state updates), policy sweeps: {} ({} state updates), most sweeps for one layer pair: {}",
-        stats.sweeps, stats.updates, stats.policy_sweeps, stats.policy_updates, stats.max_pair_sweeps
+        stats.sweeps,
+        stats.updates,
+        stats.policy_sweeps,
+        stats.policy_updates,
+        stats.max_pair_sweeps
     );
     println!("residual max |T(V) - V|: {:.3e}", stats.residual);
     println!(

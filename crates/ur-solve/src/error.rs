@@ -61,6 +61,9 @@ impl SolveError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TableError {
+    /// There is no file at the path (solve one with `race solve`).
+    #[error("there is no table file at {0}; solve one first")]
+    Missing(PathBuf),
     /// The file could not be opened, read or written.
     #[error("table file {path}: {source}")]
     Io {
@@ -110,11 +113,12 @@ pub enum TableError {
 }
 
 impl TableError {
-    /// The contract word: `io`, `not_a_table`, `version`, `header`,
+    /// The contract word: `missing`, `io`, `not_a_table`, `version`, `header`,
     /// `wrong_rules`, `truncated` or `checksum`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            TableError::Missing(_) => "missing",
             TableError::Io { .. } => "io",
             TableError::NotATable(_) => "not_a_table",
             TableError::Version { .. } => "version",

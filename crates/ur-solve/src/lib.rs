@@ -5,14 +5,19 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+mod analysis;
 mod error;
 mod index;
 mod moves;
 mod solve;
 mod table;
 
+pub use analysis::{
+    GameAnalysis, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
+    best_move, move_values, roll_value,
+};
 pub use error::{AnalysisError, LookupError, SolveError, TableError};
 pub use index::{Index, State, count_positions};
 pub use moves::Successor;
-pub use solve::{Progress, SolveOptions, SolveStats, Solution, Stage, WinChances, solve};
+pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
 pub use table::{MAGIC, Table, VERSION, ValueType, write_table};

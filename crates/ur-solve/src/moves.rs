@@ -34,7 +34,12 @@ impl Index {
         }
         let theirs_m = self.theirs_in_mine(st.theirs);
         let safe = self.variant().safe_rosettes();
-        let blocked = st.mine | if safe { theirs_m & self.rosette_mask } else { 0 };
+        let blocked = st.mine
+            | if safe {
+                theirs_m & self.rosette_mask
+            } else {
+                0
+            };
         let home = self.route_len() + 1;
         let on_board = st.mine.count_ones() as u8;
         let mut n = 0;
@@ -81,11 +86,7 @@ impl Index {
         }
         if self.rosette_mask & (1 << t) != 0 {
             Successor {
-                next: State {
-                    mine,
-                    theirs,
-                    ..st
-                },
+                next: State { mine, theirs, ..st },
                 again: true,
             }
         } else {

@@ -693,7 +693,11 @@ pub fn solve(
         .map_err(|_| SolveError::Options("the table does not fit in memory".to_owned()))?;
     let entries: Vec<AtomicU32> = (0..entries_len).map(|_| AtomicU32::new(0)).collect();
     for (k, &(a, b)) in pairs.iter().enumerate() {
-        let halves: Vec<(u8, u8)> = if a == b { vec![(a, b)] } else { vec![(a, b), (b, a)] };
+        let halves: Vec<(u8, u8)> = if a == b {
+            vec![(a, b)]
+        } else {
+            vec![(a, b), (b, a)]
+        };
         let size: u64 = halves
             .iter()
             .map(|&(x, y)| index.layer_range(x, y).end - index.layer_range(x, y).start)
@@ -757,13 +761,7 @@ pub fn solve(
             // the entries, until they settle well below the last change.
             let target = (options.tolerance / 16.0).max(change * options.policy_depth);
             let budget = options.max_sweeps.saturating_sub(sweep).min(POLICY_SWEEPS);
-            let done_sweeps = policy_sweeps(
-                &solver,
-                entries,
-                t,
-                target,
-                budget,
-            );
+            let done_sweeps = policy_sweeps(&solver, entries, t, target, budget);
             stats.policy_updates += u64::from(done_sweeps.0) * size;
             sweep += done_sweeps.0;
             stats.policy_sweeps += u64::from(done_sweeps.0);
@@ -787,7 +785,11 @@ pub fn solve(
     let mut worst = 0.0f64;
     let mut checked = terminal;
     for (k, &(a, b)) in pairs.iter().enumerate() {
-        let halves: Vec<(u8, u8)> = if a == b { vec![(a, b)] } else { vec![(a, b), (b, a)] };
+        let halves: Vec<(u8, u8)> = if a == b {
+            vec![(a, b)]
+        } else {
+            vec![(a, b), (b, a)]
+        };
         for (x, y) in halves {
             let blocks = index.blocks(x, y);
             let chunks = split(&blocks, threads);

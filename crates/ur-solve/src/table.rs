@@ -203,7 +203,13 @@ impl Table {
             path: path.to_path_buf(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
+        let file = File::open(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                TableError::Missing(path.to_path_buf())
+            } else {
+                io(e)
+            }
+        })?;
         // SAFETY: the map is read-only and lives in the Table; as with any
         // memory map, the file must not be truncated or rewritten by
         // another process while it is open (the checksum below only
