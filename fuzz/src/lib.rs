@@ -1,0 +1,221 @@
+//! The checks behind every fuzz target, shared with the regression test
+//! (`tests/regressions.rs`) so that a saved input is judged by exactly the
+//! code that found it.
+//!
+//! Every check takes arbitrary bytes, must never panic on its own account,
+//! and asserts the round-trip contracts of the text forms:
+//!
+//! * records: `format(parse(x)) == x` for every accepted record; replay never
+//!   panics; a replayed game's own record parses and replays to an equal game
+//!   with identical text;
+//! * positions: whatever is accepted writes a text that reads back to the
+//!   same position, and writing is idempotent;
+//! * moves: whatever is accepted writes a text that reads back equal (Ur
+//!   reads any case, Senet only lowercase `off`);
+//! * rules text: whatever is accepted is its canonical text (the name, or the
+//!   fields spelled out), and that text reads back to the same rule set.
+
+use dice_core::{Game, Record, Rules, Seed};
+
+/// The targets, by name, as `cargo fuzz run NAME` knows them.
+pub const TARGETS: [&str; 9] = [
+    "seed_hex",
+    "ur_record",
+    "ur_position",
+    "ur_move",
+    "ur_rules",
+    "senet_record",
+    "senet_position",
+    "senet_move",
+    "senet_rules",
+];
+
+/// Runs the named target's check on one input. Unknown names are a bug in
+/// the caller and panic.
+pub fn check(target: &str, data: &[u8]) {
+    match target {
+        "seed_hex" => seed_hex(data),
+        "ur_record" => record::<royal_ur::Ur>(data),
+        "ur_position" => ur_position(data),
+        "ur_move" => ur_move(data),
+        "ur_rules" => rules::<royal_ur::Ur>(data),
+        "senet_record" => record::<senet::Senet>(data),
+        "senet_position" => senet_position(data),
+        "senet_move" => senet_move(data),
+        "senet_rules" => rules::<senet::Senet>(data),
+        other => panic!("no fuzz target named {other:?}"),
+    }
+}
+
+/// Seed hex: whatever is accepted writes back as its lowercase form, and the
+/// canonical form reads back to the same seed.
+pub fn seed_hex(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        match Seed::from_hex(text) {
+            Ok(seed) => {
+                assert_eq!(seed.to_hex(), text.to_ascii_lowercase());
+                assert_eq!(Seed::from_hex(&seed.to_hex()), Ok(seed));
+            }
+            Err(e) => assert!(!e.code().is_empty()),
+        }
+    }
+    if let Ok(seed) = Seed::new(data) {
+        assert_eq!(
+            Seed::from_hex(&seed.to_hex()).map(|s| s.as_bytes().to_vec()),
+            Ok(data.to_vec())
+        );
+    }
+}
+
+/// Records: byte-exact round trip, replay without panics, and a replayed
+/// game's record replays to an equal game.
+pub fn record<R: Rules>(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let record = match Record::<R>::parse(text) {
+        Ok(record) => record,
+        Err(e) => {
+            assert!(!e.kind.as_str().is_empty());
+            return;
+        }
+    };
+    let written = record.to_string();
+    assert_eq!(written, text, "format(parse(x)) != x");
+    assert_eq!(Record::<R>::parse(&written).as_ref(), Ok(&record));
+
+    let Ok(game) = Game::<R>::replay(&record, None) else {
+        return;
+    };
+    let own = game.to_record();
+    let own_text = own.to_string();
+    let reread = Record::<R>::parse(&own_text)
+        .unwrap_or_else(|e| panic!("a replayed game's record does not parse: {e}\n{own_text}"));
+    assert_eq!(reread.to_string(), own_text);
+    let again = Game::<R>::replay(&reread, None)
+        .unwrap_or_else(|e| panic!("a replayed game's record does not replay: {e}\n{own_text}"));
+    assert!(again == game, "replaying a game's own record gave another game\n{own_text}");
+    assert_eq!(again.to_record().to_string(), own_text);
+}
+
+/// Rules text: accepted text is canonical, and the canonical forms read back.
+pub fn rules<R: Rules>(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(variant) = text.parse::<R::Variant>() else {
+        return;
+    };
+    let shown = variant.to_string();
+    let spelled = R::spelled_out(&variant);
+    assert!(
+        text == shown || text == spelled,
+        "{text:?} is accepted but is neither {shown:?} nor {spelled:?}"
+    );
+    assert_eq!(shown.parse::<R::Variant>().ok().as_ref(), Some(&variant));
+    assert_eq!(spelled.parse::<R::Variant>().ok().as_ref(), Some(&variant));
+    let again = shown.parse::<R::Variant>().map(|v| v.to_string());
+    assert_eq!(again.ok().as_deref(), Some(shown.as_str()));
+}
+
+/// Ur positions: the written form reads back to the same position, and
+/// writing is idempotent.
+pub fn ur_position(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(position) = royal_ur::Position::parse(text) else {
+        return;
+    };
+    let shown = position.to_string();
+    let back = royal_ur::Position::parse(&shown)
+        .unwrap_or_else(|e| panic!("{text:?} reads but its form {shown:?} does not: {e}"));
+    assert_eq!(back, position, "{text:?} -> {shown:?} reads back as another position");
+    assert_eq!(back.to_string(), shown);
+    let key = position.key().to_string();
+    assert_eq!(key.len(), 12);
+    for pieces in 0..=royal_ur::PIECES_MAX {
+        let _ = position.is_consistent(pieces);
+    }
+}
+
+/// Senet positions: the first byte picks one of the 128 rule sets, the rest
+/// is the position text; accepted text is its own written form.
+pub fn senet_position(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let variant = senet_variant(pick);
+    let Ok(position) = senet::Position::parse(text, &variant) else {
+        return;
+    };
+    let shown = position.to_string();
+    assert_eq!(shown, text, "format(parse(x)) != x under {variant}");
+    let back = senet::Position::parse(&shown, &variant)
+        .unwrap_or_else(|e| panic!("{shown:?} does not read back under {variant}: {e}"));
+    assert_eq!(back, position);
+    assert_eq!(back.to_string(), shown);
+    let _ = position.key(&variant).to_string();
+    let _ = position.is_consistent(&variant);
+    let _ = position.bound(&variant);
+    for house in 0..=31 {
+        let _ = position.at(house);
+        let _ = position.protected(house, &variant);
+        let _ = position.in_blockade(house, &variant);
+    }
+}
+
+/// The Senet rule set whose seven fields are the bits of `pick`.
+#[must_use]
+pub fn senet_variant(pick: u8) -> senet::Variant {
+    let values = [
+        ["all", "ends"],
+        ["3", "2"],
+        ["exact", "from25"],
+        ["none", "again"],
+        ["reborn", "stand"],
+        ["one", "any"],
+        ["5", "7"],
+    ];
+    let mut v = senet::Variant::KENDALL;
+    for (i, (field, choice)) in senet::FIELDS.iter().zip(values).enumerate() {
+        let value = choice[usize::from(pick >> i & 1)];
+        v = v
+            .with(field, value)
+            .unwrap_or_else(|e| panic!("{field}={value}: {e}"));
+    }
+    v
+}
+
+/// Ur moves: any case reads; the written form is the lowercase input and
+/// reads back equal.
+pub fn ur_move(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(mv) = text.parse::<royal_ur::Move>() else {
+        return;
+    };
+    let shown = mv.to_string();
+    assert_eq!(shown, text.to_ascii_lowercase());
+    assert_eq!(shown.parse::<royal_ur::Move>(), Ok(mv));
+    assert_eq!(text.to_ascii_uppercase().parse::<royal_ur::Move>(), Ok(mv));
+    assert_eq!(royal_ur::Move::new(mv.from(), mv.to()), Ok(mv));
+}
+
+/// Senet moves: accepted text is its own written form and reads back equal.
+pub fn senet_move(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(mv) = text.parse::<senet::Move>() else {
+        return;
+    };
+    let shown = mv.to_string();
+    assert_eq!(shown, text);
+    assert_eq!(shown.parse::<senet::Move>(), Ok(mv));
+    assert_eq!(senet::Move::new(mv.from(), mv.to()), Ok(mv));
+}
