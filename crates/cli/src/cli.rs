@@ -65,6 +65,8 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Engine speed on this machine.
     Bench(BenchArgs),
+    /// Many seeded games of random legal moves, every invariant checked after every step.
+    Soak(SoakArgs),
 }
 
 /// A seed, as text or hex.
@@ -253,4 +255,24 @@ pub struct BenchArgs {
     /// Seconds to spend on each measurement.
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     pub seconds: f64,
+}
+
+/// `race soak`.
+#[derive(Debug, Args)]
+pub struct SoakArgs {
+    /// Which game.
+    pub game: GameName,
+    /// A rule set to soak (repeat for several; the named ones when not given).
+    #[arg(long, value_name = "RULES")]
+    pub rules: Vec<String>,
+    /// How many games under each rule set.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub games: u64,
+    /// The index of the first game (to split a long run into pieces that
+    /// together play exactly the games of one run).
+    #[arg(long, value_name = "INDEX", default_value_t = 0)]
+    pub from: u64,
+    /// The seed each game's seed is made from (`SEED:index`).
+    #[arg(long, value_name = "TEXT", default_value = "soak")]
+    pub seed: String,
 }

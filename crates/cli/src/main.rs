@@ -17,6 +17,7 @@ mod play;
 mod query;
 mod selfplay;
 mod senet;
+mod soak;
 mod style;
 mod ur;
 
@@ -113,6 +114,7 @@ fn run(command: Command) -> Outcome {
         Command::Perft(a) => for_game!(a.game, perft_cmd(&a)),
         Command::Selfplay(a) => for_game!(a.game, selfplay_cmd(&a)),
         Command::Bench(a) => bench_cmd(&a),
+        Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
     }
 }
 
@@ -281,6 +283,30 @@ fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
     } else {
         emit(&selfplay::text(&summary, E::CAPTURE_WORD))
     }
+}
+
+fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
+    let variants = if a.rules.is_empty() {
+        E::named_variants()
+    } else {
+        a.rules
+            .iter()
+            .map(|r| E::parse_variant(r, "--rules"))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let seed = Seed::new(a.seed.as_bytes())
+        .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
+    let (totals, failures) = soak::soak::<E>(&variants, &seed, a.from, a.games);
+    emit(&totals)?;
+    if failures > 0 {
+        return Err(Refused::new(
+            "soak",
+            "invariant",
+            format!("{failures} games broke an invariant (each named above)"),
+        )
+        .into());
+    }
+    Ok(())
 }
 
 fn bench_cmd(a: &cli::BenchArgs) -> Outcome {

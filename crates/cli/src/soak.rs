@@ -1,0 +1,575 @@
+//! `race soak`: many seeded games of random legal moves, every invariant
+//! checked after every step.
+//!
+//! Game `i` of a run seeded with `S` is thrown from the seed `S:i` (as in
+//! self-play), and its moves are chosen by a xorshift generator seeded from
+//! the same bytes, so any failure is reproduced by its seed and index alone.
+//!
+//! After every step (a move and the turns lost after it) the soak checks:
+//!
+//! * the game's own bookkeeping: the log has one entry a ply, the roll in
+//!   hand has a move, a finished game offers none and refuses a move;
+//! * the position: pieces conserved (Ur: hand + board + home; Senet: board +
+//!   home), no square held twice, homes never shrink, nobody on 27 under
+//!   `water=reborn` (kendall), the position text reads back to the same
+//!   position, the key is well formed and says what the board says;
+//! * undo, on every step: undo gives back the game before the move and
+//!   playing the same move again gives the game after it, compared by what a
+//!   caller sees (position, ply, throws, roll, faces, legal moves, log length
+//!   and last entry); on one step in eight, picked by the generator, the
+//!   whole games are compared (`Game: PartialEq`: log, undo stack and all);
+//! * refusals: on those same steps, a random move the roll does not allow
+//!   (when the random one happens to be legal, none) is refused and changes
+//!   nothing;
+//! * at the end: the record parses back to the same record, replays to an
+//!   identical game, and that game writes identical text.
+
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::engine::Engine;
+use crate::selfplay::game_seed;
+
+/// How many failures are printed one by one before they are only counted.
+const SHOWN_FAILURES: u64 = 20;
+
+/// What a game needs for the soak beyond [`Engine`]: its position invariants
+/// and a way to name an arbitrary, probably illegal, move.
+pub trait Soak: Engine {
+    /// Checks a position reached in play, `before` being the one before the
+    /// step (for what may only grow, such as homes).
+    ///
+    /// # Errors
+    ///
+    /// What is wrong, in words.
+    fn check_position(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        before: &Self::Position,
+    ) -> Result<(), String>;
+
+    /// Some well-formed move made from random bits.
+    fn any_move(bits: u64) -> Self::Move;
+}
+
+impl Soak for royal_ur::Ur {
+    fn check_position(
+        variant: &royal_ur::Variant,
+        p: &royal_ur::Position,
+        before: &royal_ur::Position,
+    ) -> Result<(), String> {
+        let pieces = variant.pieces();
+        for side in Side::ALL {
+            let total = p.hand(side) + p.on_board(side) + p.home(side);
+            if total != pieces {
+                return Err(format!(
+                    "{side} has {total} pieces (hand {} + board {} + home {}), not {pieces}",
+                    p.hand(side),
+                    p.on_board(side),
+                    p.home(side)
+                ));
+            }
+            if p.home(side) < before.home(side) {
+                return Err(format!("{side}'s home shrank"));
+            }
+            if p.board_mask(side) >> royal_ur::CELLS != 0 {
+                return Err(format!("{side} stands off the board"));
+            }
+        }
+        if p.board_mask(Side::Light) & p.board_mask(Side::Dark) != 0 {
+            return Err("two pieces on one square".to_owned());
+        }
+        if !p.is_consistent(pieces) {
+            return Err("the rules call the position inconsistent".to_owned());
+        }
+        let text = p.to_string();
+        match royal_ur::Position::parse(&text) {
+            Ok(back) if back == *p => {}
+            Ok(_) => return Err(format!("{text:?} reads back as another position")),
+            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
+        }
+        let key = p.key();
+        let shown = key.to_string();
+        if shown.len() != 12
+            || !shown
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        {
+            return Err(format!("key {shown:?} is not 12 lowercase hex digits"));
+        }
+        let bits = key.bits();
+        let mut want = 0u64;
+        for square in royal_ur::Square::ALL {
+            let code = match p.at(square) {
+                None => 0u64,
+                Some(Side::Light) => 1,
+                Some(Side::Dark) => 2,
+            };
+            want |= code << (2 * square.cell());
+        }
+        want |= u64::from(p.home(Side::Light)) << 40;
+        want |= u64::from(p.home(Side::Dark)) << 43;
+        want |= (p.side().index() as u64) << 46;
+        if bits != want {
+            return Err(format!("key {shown} is not the board's {want:012x}"));
+        }
+        Ok(())
+    }
+
+    fn any_move(bits: u64) -> royal_ur::Move {
+        use royal_ur::{Move, Place, Square};
+        let place = |b: u64| match b % 22 {
+            20 => Place::Hand,
+            21 => Place::Home,
+            c => Square::from_cell(c as usize).map_or(Place::Hand, Place::Square),
+        };
+        // A move from home or to the hand is not a move at all; fall back to
+        // the default, which the rules then judge.
+        Move::new(place(bits), place(bits >> 8)).unwrap_or_default()
+    }
+}
+
+impl Soak for ::senet::Senet {
+    fn check_position(
+        variant: &::senet::Variant,
+        p: &::senet::Position,
+        before: &::senet::Position,
+    ) -> Result<(), String> {
+        let pieces = variant.piece_count();
+        let (light, dark) = (p.bits(Side::Light), p.bits(Side::Dark));
+        for side in Side::ALL {
+            let board = p.on_board(side);
+            let home = p.home(side, variant);
+            if board > pieces || board + home != pieces {
+                return Err(format!(
+                    "{side} has {board} on the board and {home} home, not {pieces}"
+                ));
+            }
+            if home < before.home(side, variant) {
+                return Err(format!("{side}'s home shrank"));
+            }
+            if p.bits(side) >> 30 != 0 {
+                return Err(format!("{side} stands off the board"));
+            }
+        }
+        if light & dark != 0 {
+            return Err("two pieces on one house".to_owned());
+        }
+        if variant.water == ::senet::Water::Reborn && (light | dark) & (1 << 26) != 0 {
+            return Err("a piece stands on 27 although the water sends it back".to_owned());
+        }
+        if !p.is_consistent(variant) {
+            return Err("the rules call the position inconsistent".to_owned());
+        }
+        let text = p.to_string();
+        match ::senet::Position::parse(&text, variant) {
+            Ok(back) if back == *p => {}
+            Ok(_) => return Err(format!("{text:?} reads back as another position")),
+            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
+        }
+        let key = p.key(variant);
+        let shown = key.to_string();
+        if shown.len() != 16
+            || !shown
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        {
+            return Err(format!("key {shown:?} is not 16 lowercase hex digits"));
+        }
+        let mut want = 0u64;
+        for house in 0..30u32 {
+            if light >> house & 1 != 0 {
+                want |= 1 << (2 * house);
+            }
+            if dark >> house & 1 != 0 {
+                want |= 2 << (2 * house);
+            }
+        }
+        if p.side() == Side::Dark {
+            want |= 1 << 60;
+        }
+        if p.bound(variant).is_some() {
+            want |= 1 << 61;
+        }
+        if key.0 != want {
+            return Err(format!("key {shown} is not the board's {want:016x}"));
+        }
+        Ok(())
+    }
+
+    fn any_move(bits: u64) -> ::senet::Move {
+        use ::senet::{Dest, Move};
+        let from = (bits % 30) as u8 + 1;
+        let to = match (bits >> 8) % 31 {
+            30 => Dest::Off,
+            h => Dest::House(h as u8 + 1),
+        };
+        Move::new(from, to).unwrap_or_default()
+    }
+}
+
+/// A small xorshift generator: the soak's only source of choices.
+#[derive(Clone, Debug)]
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    /// A generator seeded from bytes (FNV-1a of them, never zero).
+    pub fn from_bytes(bytes: &[u8]) -> Xorshift {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        Xorshift(h | 1)
+    }
+
+    /// The next 64 bits (xorshift64*).
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// The totals of a soak run under one rule set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Games played.
+    pub games: u64,
+    /// Plies: moves and lost turns.
+    pub plies: u64,
+    /// Turns lost to the roll.
+    pub lost_turns: u64,
+    /// Captures (Ur) or swaps (Senet).
+    pub captures: u64,
+    /// Undo checks (undo, compare, replay the move, compare).
+    pub undo_checks: u64,
+    /// Illegal moves tried and refused without a change.
+    pub refusals: u64,
+    /// Records parsed and replayed at a game's end.
+    pub replays: u64,
+    /// Games where an invariant failed.
+    pub failures: u64,
+}
+
+/// A failed invariant: which game, which ply, what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The game's index in the run.
+    pub index: u64,
+    /// The game's seed, as hex.
+    pub seed: String,
+    /// The ply at which the check failed.
+    pub ply: u32,
+    /// What failed.
+    pub what: String,
+}
+
+/// Plays one soak game to its end, checking everything.
+///
+/// # Errors
+///
+/// The first invariant that failed, with its ply.
+pub fn soak_game<E: Soak>(
+    variant: &E::Variant,
+    seed: &Seed,
+    totals: &mut Totals,
+) -> Result<(), (u32, String)> {
+    let mut rng = Xorshift::from_bytes(seed.as_bytes());
+    let mut game = Game::<E>::seeded(seed.clone(), variant.clone())
+        .map_err(|e| (0, format!("the game does not start: {e}")))?;
+    let fail = |game: &Game<E>, what: String| (game.ply(), what);
+    let mut before_pos = *game.position();
+    check_step::<E>(&game, &before_pos).map_err(|w| fail(&game, w))?;
+    while !game.is_over() {
+        let legal = game.legal();
+        if legal.is_empty() || game.roll().is_none() {
+            return Err(fail(&game, "the game is on but offers no move".to_owned()));
+        }
+        let mv = legal[rng.below(legal.len())];
+        // One step in eight (chosen by the generator) compares whole games:
+        // a refused illegal move and undo must leave the game exactly equal,
+        // log, undo stack and all. Every other step compares what a caller
+        // sees of the game (`Glance`), which is cheap.
+        let full = rng.next() & 7 == 0;
+        let before = if full {
+            let wrong = E::any_move(rng.next());
+            let kept = game.clone();
+            if !game.legal().contains(&wrong) {
+                match game.play(wrong) {
+                    Err(PlayError::Refused { .. }) if game == kept => totals.refusals += 1,
+                    Err(PlayError::Refused { .. }) => {
+                        return Err(fail(&game, format!("refusing {wrong} changed the game")));
+                    }
+                    Err(e) => {
+                        return Err(fail(&game, format!("{wrong} refused as {}", e.code())));
+                    }
+                    Ok(_) => {
+                        return Err(fail(&game, format!("{wrong} was played though not legal")));
+                    }
+                }
+            }
+            Some(kept)
+        } else {
+            None
+        };
+        let glance = Glance::of(&game);
+        if let Err(e) = game.play(mv) {
+            return Err(fail(&game, format!("legal move {mv} refused: {e}")));
+        }
+        let after_glance = Glance::of(&game);
+        let after = full.then(|| game.clone());
+        let ply = game.ply();
+        if !game.undo()
+            || Glance::of(&game) != glance
+            || before.as_ref().is_some_and(|b| *b != game)
+        {
+            return Err((ply, format!("undo after {mv} does not restore the game")));
+        }
+        if game.play(mv).is_err()
+            || Glance::of(&game) != after_glance
+            || after.as_ref().is_some_and(|a| *a != game)
+        {
+            return Err((ply, format!("playing {mv} again after undo differs")));
+        }
+        totals.undo_checks += 1;
+        check_step::<E>(&game, &before_pos).map_err(|w| fail(&game, w))?;
+        before_pos = *game.position();
+    }
+    if !game.legal().is_empty()
+        || !matches!(game.play(E::Move::default()), Err(PlayError::GameOver))
+    {
+        return Err(fail(&game, "a finished game still takes moves".to_owned()));
+    }
+
+    let record = game.to_record();
+    let text = record.to_string();
+    let parsed = Record::<E>::parse(&text)
+        .map_err(|e| fail(&game, format!("the record does not parse: {e}")))?;
+    if parsed != record {
+        return Err(fail(
+            &game,
+            "the record parses back as another record".to_owned(),
+        ));
+    }
+    let again = Game::<E>::replay(&parsed, None)
+        .map_err(|e| fail(&game, format!("the record does not replay: {e}")))?;
+    if again != game {
+        return Err(fail(&game, "the replayed game differs".to_owned()));
+    }
+    if again.to_record().to_string() != text {
+        return Err(fail(
+            &game,
+            "the replayed game writes other text".to_owned(),
+        ));
+    }
+    totals.replays += 1;
+
+    let log = game.log();
+    totals.games += 1;
+    totals.plies += u64::from(game.ply());
+    totals.lost_turns += log.iter().filter(|e| e.mv.is_none()).count() as u64;
+    totals.captures += log
+        .iter()
+        .filter(|e| e.mv.is_some() && E::is_capture(&e.flags))
+        .count() as u64;
+    Ok(())
+}
+
+/// What a caller sees of a game at a glance: compared around every undo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Glance<E: Soak> {
+    position: E::Position,
+    ply: u32,
+    rolls: u64,
+    roll: Option<u8>,
+    faces: Option<dice_core::Faces>,
+    legal: MoveList<E::Move>,
+    log_len: usize,
+    last: Option<LogEntry<E>>,
+}
+
+impl<E: Soak> Glance<E> {
+    fn of(game: &Game<E>) -> Glance<E> {
+        let mut legal = MoveList::new();
+        for &mv in game.legal() {
+            legal.push(mv);
+        }
+        Glance {
+            position: *game.position(),
+            ply: game.ply(),
+            rolls: game.rolls(),
+            roll: game.roll(),
+            faces: game.faces(),
+            legal,
+            log_len: game.log().len(),
+            last: game.log().last().copied(),
+        }
+    }
+}
+
+/// The checks made after every step.
+fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), String> {
+    if game.log().len() != game.ply() as usize {
+        return Err(format!(
+            "the log has {} entries for {} plies",
+            game.log().len(),
+            game.ply()
+        ));
+    }
+    E::check_position(game.variant(), game.position(), before)
+}
+
+/// Runs `games` soak games under one rule set, from game index `from`.
+pub fn run<E: Soak>(
+    variant: &E::Variant,
+    base: &Seed,
+    from: u64,
+    games: u64,
+    mut report: impl FnMut(&Failure),
+) -> Totals {
+    let bar = if std::io::stderr().is_terminal() && games > 1 {
+        let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{variant} {{bar:40}} {{pos}}/{{len}} games  {{per_sec}}  eta {{eta}}"
+        )) {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut totals = Totals::default();
+    for index in from..from.saturating_add(games) {
+        let seed = game_seed(base, index);
+        if let Err((ply, what)) = soak_game::<E>(variant, &seed, &mut totals) {
+            totals.failures += 1;
+            report(&Failure {
+                index,
+                seed: seed.to_hex(),
+                ply,
+                what,
+            });
+        }
+        if index % 256 == 0 {
+            bar.set_position(index - from);
+        }
+    }
+    bar.finish_and_clear();
+    totals
+}
+
+/// One line of totals.
+pub fn line(label: &str, t: &Totals, seconds: f64) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "{label}: {} games, {} plies, {} lost turns, {} captures/swaps, {} undo checks, \
+         {} refusals, {} replays, {} failures, {seconds:.1} s",
+        t.games + t.failures,
+        t.plies,
+        t.lost_turns,
+        t.captures,
+        t.undo_checks,
+        t.refusals,
+        t.replays,
+        t.failures
+    );
+    s
+}
+
+/// Runs the soak for every rule set and writes the totals; failures go to
+/// stderr as they happen (the first [`SHOWN_FAILURES`] of each rule set).
+pub fn soak<E: Soak>(variants: &[E::Variant], base: &Seed, from: u64, games: u64) -> (String, u64) {
+    let mut out = String::new();
+    let mut all = Totals::default();
+    let started = Instant::now();
+    for variant in variants {
+        let clock = Instant::now();
+        let mut shown = 0;
+        let t = run::<E>(variant, base, from, games, |f| {
+            if shown < SHOWN_FAILURES {
+                eprintln!(
+                    "race: soak {} {variant}: game {} (seed hex {}) ply {}: {}",
+                    E::CMD,
+                    f.index,
+                    f.seed,
+                    f.ply,
+                    f.what
+                );
+            }
+            shown += 1;
+        });
+        let label = format!("{} {variant}", E::CMD);
+        out.push_str(&line(&label, &t, clock.elapsed().as_secs_f64()));
+        out.push('\n');
+        all.games += t.games;
+        all.plies += t.plies;
+        all.lost_turns += t.lost_turns;
+        all.captures += t.captures;
+        all.undo_checks += t.undo_checks;
+        all.refusals += t.refusals;
+        all.replays += t.replays;
+        all.failures += t.failures;
+    }
+    if variants.len() > 1 {
+        out.push_str(&line("total", &all, started.elapsed().as_secs_f64()));
+        out.push('\n');
+    }
+    (out, all.failures)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xorshift_is_deterministic_and_spread() {
+        let mut a = Xorshift::from_bytes(b"soak:0");
+        let mut b = Xorshift::from_bytes(b"soak:0");
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            let x = a.below(5);
+            assert_eq!(x, b.below(5));
+            seen[x] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    }
+
+    #[test]
+    fn a_few_games_of_each_named_rule_set_pass() {
+        let base = Seed::new("unit").unwrap();
+        for v in [royal_ur::Variant::FINKEL, royal_ur::Variant::MASTERS] {
+            let t = run::<royal_ur::Ur>(&v, &base, 0, 5, |f| panic!("{f:?}"));
+            assert_eq!((t.games, t.replays, t.failures), (5, 5, 0));
+            assert_eq!(t.undo_checks + t.lost_turns, t.plies);
+        }
+        for v in [::senet::Variant::KENDALL, ::senet::Variant::SKYRUK] {
+            let t = run::<::senet::Senet>(&v, &base, 0, 5, |f| panic!("{f:?}"));
+            assert_eq!((t.games, t.replays, t.failures), (5, 5, 0));
+            assert_eq!(t.undo_checks + t.lost_turns, t.plies);
+        }
+    }
+
+    #[test]
+    fn a_broken_invariant_is_caught() {
+        let start = royal_ur::Position::start(7);
+        let short = start.with_hand(Side::Light, 6).unwrap();
+        let err =
+            <royal_ur::Ur as Soak>::check_position(&royal_ur::Variant::FINKEL, &short, &start)
+                .unwrap_err();
+        assert!(err.contains("pieces"), "{err}");
+    }
+}

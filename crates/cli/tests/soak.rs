@@ -1,0 +1,108 @@
+//! `race soak` from the outside: a few games of each game pass with their
+//! totals on stdout, and a bad flag is a usage error.
+
+use std::process::Command;
+
+fn race(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_race"))
+        .args(args)
+        .output()
+        .expect("race runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        !err.contains("panicked") && !err.contains("internal error"),
+        "race {args:?} panicked: {err}"
+    );
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        err,
+    )
+}
+
+/// The number before `word` in a totals line.
+fn count(line: &str, word: &str) -> u64 {
+    let at = line
+        .find(word)
+        .unwrap_or_else(|| panic!("no {word:?} in {line:?}"));
+    line[..at]
+        .trim_end()
+        .rsplit([' ', ':', ','])
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count before {word:?} in {line:?}"))
+}
+
+#[test]
+fn a_few_games_of_each_game_pass() {
+    for (game, rules) in [
+        ("ur", ["finkel", "masters"]),
+        ("senet", ["kendall", "skyruk"]),
+    ] {
+        let (code, out, err) = race(&["soak", game, "--games", "4", "--seed", "test"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(err.is_empty(), "stderr is not a terminal here: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        for (line, name) in lines.iter().zip(rules) {
+            assert!(line.starts_with(&format!("{game} {name}: ")), "{line}");
+            assert_eq!(count(line, "games"), 4, "{line}");
+            assert_eq!(count(line, "replays"), 4, "{line}");
+            assert_eq!(count(line, "failures"), 0, "{line}");
+            let plies = count(line, "plies");
+            assert!(plies > 0, "{line}");
+            assert_eq!(
+                count(line, "undo checks") + count(line, "lost turns"),
+                plies
+            );
+        }
+        assert!(lines[2].starts_with("total: 8 games"), "{}", lines[2]);
+    }
+}
+
+#[test]
+fn one_rule_set_and_a_split_run_agree_with_a_whole_one() {
+    let whole = race(&["soak", "senet", "--rules", "kendall", "--games", "6"]);
+    let first = race(&["soak", "senet", "--rules", "kendall", "--games", "3"]);
+    let second = race(&[
+        "soak", "senet", "--rules", "kendall", "--games", "3", "--from", "3",
+    ]);
+    for run in [&whole, &first, &second] {
+        assert_eq!(run.0, 0, "{}{}", run.1, run.2);
+        assert_eq!(run.1.lines().count(), 1, "{}", run.1);
+    }
+    for word in [
+        "plies",
+        "lost turns",
+        "captures/swaps",
+        "undo checks",
+        "refusals",
+    ] {
+        assert_eq!(
+            count(&whole.1, word),
+            count(&first.1, word) + count(&second.1, word),
+            "{word}"
+        );
+    }
+    let spelled = "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=7";
+    let (code, out, err) = race(&["soak", "senet", "--rules", spelled, "--games", "2"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with(&format!("senet {spelled}: 2 games")),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let (code, _, err) = race(&["soak", "ur", "--gmaes", "3"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = race(&["soak", "ur", "--games", "many"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = race(&["soak", "chess"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, out, err) = race(&["soak", "ur", "--rules", "kendall", "--games", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.starts_with("race: --rules: rules"), "{err}");
+    assert!(out.is_empty(), "{out}");
+}
