@@ -2,7 +2,7 @@
 //! forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side, Status};
+use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side};
 use serde_json::Value;
 
 use crate::error::Refused;
@@ -47,9 +47,6 @@ pub trait Engine: Rules {
 
     /// The position key as text.
     fn key_text(position: &Self::Position, variant: &Self::Variant) -> String;
-
-    /// Every roll the dice can make, each once, in ascending order.
-    fn rolls(variant: &Self::Variant) -> Vec<u8>;
 
     /// The move as JSON for `race moves --json`.
     fn move_json(
@@ -119,48 +116,10 @@ pub fn legal<E: Engine>(variant: &E::Variant, position: &E::Position, roll: u8) 
     list.to_vec()
 }
 
-/// Counts the leaves of the game tree `depth` plies deep: every roll once,
-/// every move it allows; a roll with no move is one lost-turn branch; depth
-/// 0 or a finished game counts 1.
-pub fn perft<E: Engine>(variant: &E::Variant, position: &E::Position, depth: u32) -> u64 {
-    if depth == 0 || E::status(variant, position) != Status::Ongoing {
-        return 1;
-    }
-    let mut total = 0;
-    let mut list = MoveList::new();
-    for roll in E::rolls(variant) {
-        E::legal(variant, position, roll, &mut list);
-        if list.is_empty() {
-            let (next, _) = E::forfeit(variant, position, roll);
-            total += perft::<E>(variant, &next, depth - 1);
-            continue;
-        }
-        for &mv in list.iter() {
-            let (next, _) = E::apply(variant, position, roll, mv);
-            total += perft::<E>(variant, &next, depth - 1);
-        }
-    }
-    total
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use royal_ur::{Position, Ur, Variant, walk};
-
-    #[test]
-    fn perft_agrees_with_the_royal_ur_walk() {
-        for variant in [Variant::FINKEL, Variant::MASTERS] {
-            let start = Position::start(variant.pieces());
-            for depth in 0..=3 {
-                assert_eq!(
-                    perft::<Ur>(&variant, &start, depth),
-                    walk(depth, &variant, &start),
-                    "{variant} depth {depth}"
-                );
-            }
-        }
-    }
+    use royal_ur::{Position, Ur, Variant};
 
     #[test]
     fn legal_lists_moves_in_engine_order() {

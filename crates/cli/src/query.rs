@@ -4,7 +4,7 @@
 use dice_core::{Faces, Game, LogEntry, PlayError, ReplayError, Seed, Side};
 use serde_json::{Value, json};
 
-use crate::engine::{Engine, legal, perft};
+use crate::engine::{Engine, legal};
 use crate::error::Refused;
 use crate::style::Style;
 
@@ -319,5 +319,5 @@ pub fn throws<E: Engine>(
 
 /// `race perft`: the walk count.
 pub fn perft_count<E: Engine>(variant: &E::Variant, position: &E::Position, depth: u32) -> u64 {
-    perft::<E>(variant, position, depth)
+    dice_core::walk::<E>(variant, position, depth)
 }

@@ -1,111 +1,13 @@
-//! Senet behind [`Engine`], with a small bot of the front end's own (the
-//! `senet` crate has none yet).
+//! Senet behind [`Engine`].
 
-use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side, Status};
-use senet::{Dest, Flags, Move, Position, Senet, Variant};
+use dice_core::{Faces, Game, LogEntry, Rules, Side};
+use senet::{Bot, Dest, Flags, Move, Position, Senet, Variant};
 use serde_json::{Value, json};
 
 use crate::engine::Engine;
 use crate::error::Refused;
 use crate::style::{Paint, Style};
 use crate::ur::parse_level;
-
-/// The top level of the Senet bot.
-pub const SENET_LEVEL_TOP: u8 = 2;
-
-/// A Senet player: level 1 takes the move with the best value at once;
-/// level 2 also weighs every roll that can come next and the best answer
-/// to it. Deterministic: ties go to the first move in engine order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SenetBot {
-    level: u8,
-}
-
-const WIN: i64 = 1_000_000;
-
-/// A side's standing: how far its pieces have come, borne-off pieces
-/// counted as 31, with a little for pieces that cannot be swapped.
-fn standing(variant: &Variant, position: &Position, side: Side) -> i64 {
-    let bits = position.bits(side);
-    let mut v = 31 * i64::from(position.home(side, variant)) * 4;
-    for h in 1..=30u8 {
-        if bits & (1 << (h - 1)) != 0 {
-            v += 4 * i64::from(h);
-            if position.protected(h, variant).unwrap_or(false) {
-                v += 3;
-            }
-            if position.in_blockade(h, variant).unwrap_or(false) {
-                v += 2;
-            }
-        }
-    }
-    v
-}
-
-fn value(variant: &Variant, position: &Position, root: Side) -> i64 {
-    match Senet::status(variant, position) {
-        Status::Won(side) if side == root => WIN,
-        Status::Won(_) => -WIN,
-        _ => standing(variant, position, root) - standing(variant, position, root.other()),
-    }
-}
-
-/// The expected value for `root` of a position before its throw, looking
-/// one throw ahead.
-fn expect(variant: &Variant, position: &Position, root: Side) -> i64 {
-    if Senet::status(variant, position) != Status::Ongoing {
-        return value(variant, position, root);
-    }
-    let mut list = MoveList::new();
-    let mut total = 0i64;
-    for chance in senet::CHANCES {
-        Senet::legal(variant, position, chance.roll, &mut list);
-        let best = if list.is_empty() {
-            let (next, _) = Senet::forfeit(variant, position, chance.roll);
-            value(variant, &next, root)
-        } else {
-            let mover = position.side();
-            let values = list.iter().map(|&mv| {
-                let (next, _) = Senet::apply(variant, position, chance.roll, mv);
-                value(variant, &next, root)
-            });
-            if mover == root {
-                values.max()
-            } else {
-                values.min()
-            }
-            .unwrap_or(0)
-        };
-        total += i64::from(chance.ways) * best;
-    }
-    total / 16
-}
-
-impl SenetBot {
-    /// The move this bot plays, as an index into `moves`.
-    fn pick(
-        self,
-        variant: &Variant,
-        position: &Position,
-        roll: u8,
-        moves: &[Move],
-    ) -> Option<usize> {
-        let root = position.side();
-        let mut best: Option<(usize, i64)> = None;
-        for (i, &mv) in moves.iter().enumerate() {
-            let (next, _) = Senet::apply(variant, position, roll, mv);
-            let v = if self.level >= 2 && Senet::status(variant, &next) == Status::Ongoing {
-                expect(variant, &next, root)
-            } else {
-                value(variant, &next, root)
-            };
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((i, v));
-            }
-        }
-        best.map(|(i, _)| i)
-    }
-}
 
 fn piece(side: Side, style: &Style) -> String {
     match side {
@@ -167,7 +69,7 @@ impl Engine for Senet {
     const CMD: &'static str = "senet";
     const CAPTURE_WORD: &'static str = "swaps";
 
-    type Bot = SenetBot;
+    type Bot = Bot;
 
     fn default_variant() -> Variant {
         Variant::KENDALL
@@ -196,10 +98,6 @@ impl Engine for Senet {
 
     fn key_text(position: &Position, variant: &Variant) -> String {
         position.key(variant).to_string()
-    }
-
-    fn rolls(_variant: &Variant) -> Vec<u8> {
-        senet::CHANCES.iter().map(|c| c.roll).collect()
     }
 
     fn move_json(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Value {
@@ -410,22 +308,19 @@ impl Engine for Senet {
     }
 
     fn level_top(_variant: &Variant) -> u8 {
-        SENET_LEVEL_TOP
+        senet::LEVEL_MAX
     }
 
-    fn bot(level: &str, variant: &Variant, input: &str) -> Result<SenetBot, Refused> {
+    fn bot(level: &str, variant: &Variant, input: &str) -> Result<Bot, Refused> {
         let level = parse_level(level, Self::level_top(variant), input)?;
-        Ok(SenetBot { level })
+        Bot::new(level).map_err(|e| Refused::new(input, "level", e.to_string()))
     }
 
-    fn bot_level(bot: &SenetBot) -> u8 {
-        bot.level
+    fn bot_level(bot: &Bot) -> u8 {
+        bot.level()
     }
 
-    fn choose(bot: &SenetBot, game: &Game<Senet>) -> Option<Move> {
-        let roll = game.roll()?;
-        let moves = game.legal();
-        let index = bot.pick(game.variant(), game.position(), roll, moves)?;
-        moves.get(index).copied()
+    fn choose(bot: &Bot, game: &Game<Senet>) -> Option<Move> {
+        bot.choose(game)
     }
 }

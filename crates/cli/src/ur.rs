@@ -92,10 +92,6 @@ impl Engine for Ur {
         position.key().to_string()
     }
 
-    fn rolls(variant: &Variant) -> Vec<u8> {
-        variant.chances().iter().map(|c| c.roll).collect()
-    }
-
     fn move_json(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> Value {
         let (_, flags) = Ur::apply(variant, position, roll, mv);
         json!({

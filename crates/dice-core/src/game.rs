@@ -583,8 +583,8 @@ impl<R: Rules> Game<R> {
         })
     }
 
-    /// Plays a move and returns it; then throws for the next turn, losing
-    /// any turns that roll allows no move for.
+    /// Plays a move and returns it, as [`Game::legal`] lists it; then throws
+    /// for the next turn, losing any turns that roll allows no move for.
     ///
     /// A move is played if and only if [`Game::legal`] holds it.
     ///
@@ -598,10 +598,12 @@ impl<R: Rules> Game<R> {
         let Some(roll) = self.roll else {
             return Err(PlayError::NoRoll);
         };
-        if !self.legal.contains(&mv) {
+        // The listed move, which may know more than the caller's (Move
+        // equality is the wire text's).
+        let Some(&mv) = self.legal.iter().find(|&&m| m == mv) else {
             let refusal = R::refusal(&self.variant, &self.position, roll, mv);
             return Err(PlayError::Refused { refusal, mv, roll });
-        }
+        };
         self.choices.push(Choice {
             position: self.position,
             ply: self.ply,

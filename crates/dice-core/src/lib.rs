@@ -20,6 +20,6 @@ pub use game::{
 };
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn};
 pub use replay::{ReplayError, ReplayWhy};
-pub use rules::{MOVES_MAX, MoveList, Opening, Refusal, Rules, Status};
+pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, walk};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};

@@ -26,6 +26,26 @@ pub enum Status {
     Drawn,
 }
 
+/// One roll the dice can make, and how likely it is: `weight` of the
+/// `denominator` equally likely throws make it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct Chance {
+    /// The roll.
+    pub roll: u8,
+    /// How many of the equally likely throws give it.
+    pub weight: u8,
+    /// How many equally likely throws there are.
+    pub denominator: u8,
+}
+
+impl Chance {
+    /// The chance as a fraction.
+    #[must_use]
+    pub fn probability(self) -> f64 {
+        f64::from(self.weight) / f64::from(self.denominator)
+    }
+}
+
 /// How the side that moves first is decided when the caller names none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Opening {
@@ -107,6 +127,10 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// What a throw with these faces is worth.
     fn roll(variant: &Self::Variant, faces: Faces) -> u8;
 
+    /// Every roll the dice can make, each once, in ascending order, with its
+    /// chance.
+    fn chances(variant: &Self::Variant) -> &'static [Chance];
+
     /// How the first side is decided when none is named.
     fn opening(variant: &Self::Variant) -> Opening;
 
@@ -158,7 +182,10 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Whether someone has won (the ply cap is the game's business).
     fn status(variant: &Self::Variant, position: &Self::Position) -> Status;
 
-    /// Why `mv` is not legal for `roll` here (`legal` does not list it).
+    /// Why `mv` is not legal for `roll` here. [`Game`](crate::Game) asks only
+    /// about moves `legal` does not list; a game whose reasons can all be
+    /// told apart should still return a documented catch-all (such as
+    /// `bad_move`) rather than panic for any other move.
     fn refusal(
         variant: &Self::Variant,
         position: &Self::Position,
@@ -286,4 +313,38 @@ impl<M: Copy + Default> std::ops::Deref for MoveList<M> {
     fn deref(&self) -> &[M] {
         self.as_slice()
     }
+}
+
+/// Counts the leaves of the game tree `depth` plies deep from `position`:
+/// every roll in [`Rules::chances`] once (whatever its weight), every move it
+/// allows; a roll with no move is one lost-turn branch. Depth 0, or a game
+/// already won, counts 1. (The ply cap is not applied.)
+///
+/// ```
+/// use dice_core::toy::{Toy, ToyVariant};
+/// use dice_core::{Rules, Side, walk};
+///
+/// let start = Toy::start(&ToyVariant::default(), Side::Light);
+/// // Rolls 0..3: a lost turn, then one entering move for each of 1, 2, 3.
+/// assert_eq!(walk::<Toy>(&ToyVariant::default(), &start, 1), 4);
+/// ```
+#[must_use]
+pub fn walk<R: Rules>(variant: &R::Variant, position: &R::Position, depth: u32) -> u64 {
+    if depth == 0 || R::status(variant, position) != Status::Ongoing {
+        return 1;
+    }
+    let mut total = 0;
+    let mut moves = MoveList::new();
+    for chance in R::chances(variant) {
+        R::legal(variant, position, chance.roll, &mut moves);
+        if moves.is_empty() {
+            let (next, _) = R::forfeit(variant, position, chance.roll);
+            total += walk::<R>(variant, &next, depth - 1);
+        }
+        for &mv in moves.iter() {
+            let (next, _) = R::apply(variant, position, chance.roll, mv);
+            total += walk::<R>(variant, &next, depth - 1);
+        }
+    }
+    total
 }

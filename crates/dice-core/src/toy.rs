@@ -23,7 +23,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Faces, MoveList, Opening, Refusal, Rules, Side, Status};
+use crate::{Chance, Faces, MoveList, Opening, Refusal, Rules, Side, Status};
 
 /// The toy game's rules (a marker type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -218,6 +218,25 @@ impl Rules for Toy {
 
     fn roll(_: &ToyVariant, faces: Faces) -> u8 {
         faces.marked()
+    }
+
+    fn chances(variant: &ToyVariant) -> &'static [Chance] {
+        const fn c(roll: u8, weight: u8, denominator: u8) -> Chance {
+            Chance {
+                roll,
+                weight,
+                denominator,
+            }
+        }
+        const THREE: [Chance; 4] = [c(0, 1, 8), c(1, 3, 8), c(2, 3, 8), c(3, 1, 8)];
+        const FOUR: [Chance; 5] = [
+            c(0, 1, 16),
+            c(1, 4, 16),
+            c(2, 6, 16),
+            c(3, 4, 16),
+            c(4, 1, 16),
+        ];
+        if variant.dice == 3 { &THREE } else { &FOUR }
     }
 
     fn opening(_: &ToyVariant) -> Opening {

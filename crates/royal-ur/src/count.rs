@@ -1,8 +1,6 @@
 //! Counting positions and walking the game tree.
 
-use dice_core::{MoveList, Status};
-
-use crate::{Move, Position, Variant};
+use crate::{Position, Ur, Variant};
 
 /// How many positions a rule set has: every placement of each side's pieces
 /// on cells of its own route, no two on one cell, with the rest split
@@ -65,24 +63,7 @@ fn choose(n: u64, k: u64) -> u64 {
 /// ```
 #[must_use]
 pub fn walk(depth: u32, variant: &Variant, position: &Position) -> u64 {
-    if depth == 0 || position.status(variant) != Status::Ongoing {
-        return 1;
-    }
-    let mut total = 0;
-    let mut moves = MoveList::<Move>::new();
-    for chance in variant.chances() {
-        position.legal_into(variant, chance.roll, &mut moves);
-        if moves.is_empty() {
-            total += walk(depth - 1, variant, &position.forfeit());
-            continue;
-        }
-        for &mv in moves.iter() {
-            if let Some((next, _)) = position.apply_unchecked(mv) {
-                total += walk(depth - 1, variant, &next);
-            }
-        }
-    }
-    total
+    dice_core::walk::<Ur>(variant, position, depth)
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub use bot::{
     WIN, Weights, evaluate, greedy, rung, search,
 };
 pub use count::{count_positions, walk};
+pub use dice_core::Chance;
 pub use flags::Flags;
 pub use game::{
     Game, GameExt, NewFromPositionError, display_entry, display_forfeit, display_move,
@@ -35,4 +36,4 @@ pub use refusal::Refusal;
 pub use route::{ParseRouteError, ROUTE_MAX, Route};
 pub use rules::{ROLL_MAX, Ur};
 pub use square::{CELLS, ParseSquareError, Square};
-pub use variant::{Chance, FIELDS, PIECES_MAX, Variant, VariantError};
+pub use variant::{FIELDS, PIECES_MAX, Variant, VariantError};

@@ -1,6 +1,6 @@
 //! Move generation, applying moves, refusals, and the `Rules` impl.
 
-use dice_core::{Faces, MoveList, Opening, Side, Status};
+use dice_core::{Chance, Faces, MoveList, Opening, Side, Status};
 
 use crate::moves::{HAND, HOME};
 use crate::route::is_rosette_cell;
@@ -238,6 +238,10 @@ impl dice_core::Rules for Ur {
 
     fn roll(variant: &Variant, faces: Faces) -> u8 {
         variant.roll_of(faces.marked())
+    }
+
+    fn chances(variant: &Variant) -> &'static [Chance] {
+        variant.chances()
     }
 
     fn opening(_variant: &Variant) -> Opening {

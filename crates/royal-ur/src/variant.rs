@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use dice_core::Chance;
+
 use crate::Route;
 
 /// The most pieces a side can have.
@@ -51,18 +53,6 @@ pub struct Variant {
     zero_rolls: u8,
     safe_rosettes: bool,
     pieces: u8,
-}
-
-/// One entry of a rule set's chances: a roll and how often it comes up
-/// (`weight` out of `denominator`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Chance {
-    /// The roll, 0..4.
-    pub roll: u8,
-    /// How many of the `denominator` equally likely throws give it.
-    pub weight: u8,
-    /// How many equally likely throws there are (16 or 8).
-    pub denominator: u8,
 }
 
 const fn ch(roll: u8, weight: u8, denominator: u8) -> Chance {

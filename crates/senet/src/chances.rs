@@ -55,3 +55,22 @@ pub const CHANCES: [Chance; 5] = [
         again: true,
     },
 ];
+
+/// [`CHANCES`] as `dice_core` counts them, for the generic walk and bots.
+pub(crate) const ROLL_CHANCES: [dice_core::Chance; 5] = {
+    let mut out = [dice_core::Chance {
+        roll: 0,
+        weight: 0,
+        denominator: 16,
+    }; 5];
+    let mut i = 0;
+    while i < CHANCES.len() {
+        out[i] = dice_core::Chance {
+            roll: CHANCES[i].roll,
+            weight: CHANCES[i].ways,
+            denominator: 16,
+        };
+        i += 1;
+    }
+    out
+};

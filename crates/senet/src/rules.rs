@@ -438,6 +438,10 @@ impl Rules for Senet {
         roll_of(faces.marked())
     }
 
+    fn chances(_variant: &Variant) -> &'static [dice_core::Chance] {
+        &crate::chances::ROLL_CHANCES
+    }
+
     fn opening(_variant: &Variant) -> Opening {
         Opening::Fixed(Side::Light)
     }

@@ -1,9 +1,6 @@
 //! Perft-style counts of the game tree.
 
-use dice_core::{MoveList, Rules, Status};
-
-use crate::rules::{generate, make};
-use crate::{CHANCES, Position, Senet, Variant};
+use crate::{Position, Senet, Variant};
 
 /// Counts the leaves of the game tree `depth` throws deep: for every roll
 /// (each counted once, whatever its chance) every move it allows, and one
@@ -20,21 +17,5 @@ use crate::{CHANCES, Position, Senet, Variant};
 /// ```
 #[must_use]
 pub fn walk(variant: &Variant, position: &Position, depth: u32) -> u64 {
-    if depth == 0 || Senet::status(variant, position) != Status::Ongoing {
-        return 1;
-    }
-    let mut total = 0;
-    let mut moves = MoveList::new();
-    for chance in CHANCES {
-        generate(variant, position, chance.roll, &mut moves);
-        if moves.is_empty() {
-            let (next, _) = Senet::forfeit(variant, position, chance.roll);
-            total += walk(variant, &next, depth - 1);
-        }
-        for &mv in moves.iter() {
-            let (next, _) = make(variant, position, chance.roll, mv);
-            total += walk(variant, &next, depth - 1);
-        }
-    }
-    total
+    dice_core::walk::<Senet>(variant, position, depth)
 }
