@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 use sha2::block_api::compress256;
 
 use crate::Seed;
@@ -222,18 +222,7 @@ impl FromStr for Faces {
     }
 }
 
-impl Serialize for Faces {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Faces {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Faces, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+crate::serde_via_text!(Faces);
 
 /// One roll of a game played with real dice: what it was worth, and the
 /// faces if they were written down.

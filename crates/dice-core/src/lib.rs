@@ -23,3 +23,58 @@ pub use replay::{ReplayError, ReplayWhy};
 pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, walk};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};
+
+#[doc(hidden)]
+pub use serde as __serde;
+
+/// Implements `Serialize` and `Deserialize` for types through their text
+/// form (`Display` and `FromStr`), so that JSON speaks the same text as
+/// records and the command line.
+///
+/// ```
+/// use std::{fmt, str::FromStr};
+///
+/// #[derive(Debug, PartialEq)]
+/// struct House(u8);
+///
+/// impl fmt::Display for House {
+///     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+///         write!(f, "h{}", self.0)
+///     }
+/// }
+///
+/// impl FromStr for House {
+///     type Err = std::num::ParseIntError;
+///     fn from_str(s: &str) -> Result<House, Self::Err> {
+///         s.trim_start_matches('h').parse().map(House)
+///     }
+/// }
+///
+/// dice_core::serde_via_text!(House);
+///
+/// assert_eq!(serde_json::to_string(&House(7)).unwrap(), "\"h7\"");
+/// assert_eq!(serde_json::from_str::<House>("\"h7\"").unwrap(), House(7));
+/// ```
+#[macro_export]
+macro_rules! serde_via_text {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl $crate::__serde::Serialize for $ty {
+            fn serialize<S: $crate::__serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> $crate::__serde::Deserialize<'de> for $ty {
+            fn deserialize<D: $crate::__serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<$ty, D::Error> {
+                let text: ::std::string::String =
+                    $crate::__serde::Deserialize::deserialize(deserializer)?;
+                text.parse().map_err(<D::Error as $crate::__serde::de::Error>::custom)
+            }
+        }
+    )+};
+}

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// A seed: a non-empty sequence of bytes, used exactly as given.
 ///
 /// Bytes are not decoded, trimmed or converted; NUL and 0xFF are ordinary
@@ -157,18 +155,7 @@ impl FromStr for Seed {
     }
 }
 
-impl Serialize for Seed {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_hex())
-    }
-}
-
-impl<'de> Deserialize<'de> for Seed {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Seed, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        Seed::from_hex(&text).map_err(serde::de::Error::custom)
-    }
-}
+crate::serde_via_text!(Seed);
 
 #[cfg(test)]
 mod tests {

@@ -139,19 +139,7 @@ impl FromStr for ToyMove {
     }
 }
 
-impl Serialize for ToyMove {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for ToyMove {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ToyMove, D::Error> {
-        String::deserialize(deserializer)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
+crate::serde_via_text!(ToyMove);
 
 /// Why a toy move is not legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use crate::Square;
 
 /// Code of the hand in a [`Move`]'s packed places (cells are 0..19).
@@ -236,18 +234,7 @@ impl FromStr for Move {
     }
 }
 
-impl Serialize for Move {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Move {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Move);
 
 #[cfg(test)]
 mod tests {

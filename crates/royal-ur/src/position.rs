@@ -4,7 +4,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use dice_core::{Side, Status};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::key::spread;
 use crate::{Key, Route, Square, Variant};
@@ -508,18 +507,7 @@ impl FromStr for Position {
     }
 }
 
-impl Serialize for Position {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Position {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        Position::parse(&text).map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Position);
 
 #[cfg(test)]
 mod tests {

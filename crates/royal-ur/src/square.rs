@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// How many squares (cells) the board has.
 pub const CELLS: usize = 20;
 
@@ -163,18 +161,7 @@ impl FromStr for Square {
     }
 }
 
-impl Serialize for Square {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for Square {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Square);
 
 #[cfg(test)]
 mod tests {

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use dice_core::Chance;
 
 use crate::Route;
@@ -430,18 +428,7 @@ impl FromStr for Variant {
     }
 }
 
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Variant {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Variant, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Variant);
 
 #[cfg(test)]
 mod tests {

@@ -250,18 +250,7 @@ impl FromStr for Move {
     }
 }
 
-impl Serialize for Move {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Move {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Move);
 
 /// Text that is not a move at all.
 #[non_exhaustive]

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 /// Which pieces of a run are protected from a swap.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -354,18 +352,7 @@ impl FromStr for Variant {
     }
 }
 
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Variant {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Variant, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Variant);
 
 /// Rules text that names no rule set.
 #[non_exhaustive]
