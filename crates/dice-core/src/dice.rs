@@ -56,6 +56,16 @@ const SHA256_INIT: [u32; 8] = [
     0x5be0_cd19,
 ];
 
+// SHA block assembly runs once per throw, so it keeps plain indexing. Every
+// index is in bounds: `tail_len` is below 64 whenever `tail` is indexed (it is
+// reset on reaching 64); a `u64` has at most 20 decimal digits, so `at` stays
+// in `0..20` of `digits`; `used` is at most 63 + 20 = 83, inside the 128 bytes
+// of `flat`; and `count` is 1 or 2, so `count * 64` is at most 128 and
+// `blocks[..count]` fits the two blocks.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "hot path; every index is proved in bounds in the comment above"
+)]
 impl SeedHash {
     fn new(seed: &Seed) -> SeedHash {
         let mut hash = SeedHash {

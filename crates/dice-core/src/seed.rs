@@ -97,10 +97,11 @@ impl Seed {
                 len: text.len(),
             });
         }
-        let bytes: Vec<u8> = text
-            .as_bytes()
-            .chunks_exact(2)
-            .map(|pair| (hex_value(pair[0]) << 4) | hex_value(pair[1]))
+        // The length is even, so the pairs cover the whole text.
+        let (pairs, _) = text.as_bytes().as_chunks::<2>();
+        let bytes: Vec<u8> = pairs
+            .iter()
+            .map(|&[high, low]| (hex_value(high) << 4) | hex_value(low))
             .collect();
         Seed::new(bytes)
     }
@@ -114,11 +115,12 @@ impl Seed {
     /// The lowercase hexadecimal text of the bytes.
     #[must_use]
     pub fn to_hex(&self) -> String {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
         let mut out = String::with_capacity(self.0.len() * 2);
         for &b in self.0.iter() {
-            out.push(char::from(DIGITS[usize::from(b >> 4)]));
-            out.push(char::from(DIGITS[usize::from(b & 15)]));
+            for nibble in [b >> 4, b & 15] {
+                // A nibble is below 16, so it is always a hex digit.
+                out.extend(char::from_digit(u32::from(nibble), 16));
+            }
         }
         out
     }

@@ -93,6 +93,26 @@ pub struct ToyPosition {
     pub side: Side,
 }
 
+impl ToyPosition {
+    /// The squares of `side`'s two pieces.
+    fn pieces_of(&self, side: Side) -> [u8; 2] {
+        let [light, dark] = self.pieces;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
+    }
+
+    /// The squares of `side`'s two pieces, to move one.
+    fn pieces_of_mut(&mut self, side: Side) -> &mut [u8; 2] {
+        let [light, dark] = &mut self.pieces;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
+    }
+}
+
 /// Light's squares, dark's squares and the side to move, e.g. `0,3/5,12 l`.
 impl fmt::Display for ToyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -263,12 +283,13 @@ impl Rules for Toy {
         if roll == 0 || Toy::status(variant, position) != Status::Ongoing {
             return;
         }
-        let mine = position.pieces[position.side.index()];
+        let mine = position.pieces_of(position.side);
         let mut froms = mine;
         froms.sort_unstable();
+        let [first, _] = froms;
         for (i, &from) in froms.iter().enumerate() {
             let to = u16::from(from) + u16::from(roll);
-            let duplicate = i == 1 && froms[0] == from;
+            let duplicate = i == 1 && first == from;
             if from == variant.goal || duplicate || to > u16::from(variant.goal) {
                 continue;
             }
@@ -287,7 +308,7 @@ impl Rules for Toy {
         mv: ToyMove,
     ) -> (ToyPosition, ToyFlags) {
         let mut next = *position;
-        let mine = &mut next.pieces[position.side.index()];
+        let mine = next.pieces_of_mut(position.side);
         if let Some(piece) = mine.iter_mut().find(|p| **p == mv.from) {
             *piece = mv.to;
         }
@@ -310,10 +331,7 @@ impl Rules for Toy {
 
     fn status(variant: &ToyVariant, position: &ToyPosition) -> Status {
         for side in Side::ALL {
-            if position.pieces[side.index()]
-                .iter()
-                .all(|&p| p == variant.goal)
-            {
+            if position.pieces_of(side).iter().all(|&p| p == variant.goal) {
                 return Status::Won(side);
             }
         }
@@ -321,7 +339,7 @@ impl Rules for Toy {
     }
 
     fn refusal(variant: &ToyVariant, position: &ToyPosition, roll: u8, mv: ToyMove) -> ToyRefusal {
-        let mine = position.pieces[position.side.index()];
+        let mine = position.pieces_of(position.side);
         if mv.from == variant.goal || !mine.contains(&mv.from) {
             ToyRefusal::NoPiece
         } else if u16::from(mv.from) + u16::from(roll) > u16::from(variant.goal) {
