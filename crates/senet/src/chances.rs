@@ -58,19 +58,14 @@ pub const CHANCES: [Chance; 5] = [
 
 /// [`CHANCES`] as `dice_core` counts them, for the generic walk and bots.
 pub(crate) const ROLL_CHANCES: [dice_core::Chance; 5] = {
-    let mut out = [dice_core::Chance {
-        roll: 0,
-        weight: 0,
-        denominator: 16,
-    }; 5];
-    let mut i = 0;
-    while i < CHANCES.len() {
-        out[i] = dice_core::Chance {
-            roll: CHANCES[i].roll,
-            weight: CHANCES[i].ways,
+    /// One roll as `dice_core` counts it: its ways out of sixteen.
+    const fn counted(c: Chance) -> dice_core::Chance {
+        dice_core::Chance {
+            roll: c.roll,
+            weight: c.ways,
             denominator: 16,
-        };
-        i += 1;
+        }
     }
-    out
+    let [a, b, c, d, e] = CHANCES;
+    [counted(a), counted(b), counted(c), counted(d), counted(e)]
 };

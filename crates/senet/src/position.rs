@@ -99,13 +99,13 @@ impl Position {
     /// pieces a side as the rules have, `first` to move.
     #[must_use]
     pub fn start(variant: &Variant, first: Side) -> Position {
-        let mut boards = [0u32; 2];
+        let (mut light, mut dark) = (0u32, 0u32);
         for i in 0..variant.piece_count() {
-            boards[Side::Dark.index()] |= bit(2 * i + 1);
-            boards[Side::Light.index()] |= bit(2 * i + 2);
+            dark |= bit(2 * i + 1);
+            light |= bit(2 * i + 2);
         }
         Position {
-            boards,
+            boards: [light, dark],
             side: first,
         }
     }
@@ -129,8 +129,8 @@ impl Position {
     pub fn with_piece(self, house: u8, side: Side) -> Result<Position, HouseError> {
         let b = house_bit(house)?;
         let mut p = self;
-        p.boards[side.other().index()] &= !b;
-        p.boards[side.index()] |= b;
+        *p.board_mut(side.other()) &= !b;
+        *p.board_mut(side) |= b;
         Ok(p)
     }
 
@@ -194,8 +194,22 @@ impl Position {
 
     /// The houses a side stands on, as bits: bit `h - 1` for house `h`.
     #[must_use]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`Side::index` is 0 or 1 and `boards` has two entries"
+    )]
     pub const fn bits(&self, side: Side) -> u32 {
         self.boards[side.index()]
+    }
+
+    /// The bitboard of one side, to change it.
+    #[inline]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "`Side::index` is 0 or 1 and `boards` has two entries"
+    )]
+    const fn board_mut(&mut self, side: Side) -> &mut u32 {
+        &mut self.boards[side.index()]
     }
 
     #[inline]
@@ -223,7 +237,7 @@ impl Position {
     /// How many pieces a side has on the board.
     #[must_use]
     pub const fn on_board(&self, side: Side) -> u8 {
-        self.boards[side.index()].count_ones() as u8
+        self.bits(side).count_ones() as u8
     }
 
     /// How many pieces a side has borne off, under rules with this many
@@ -265,7 +279,7 @@ impl Position {
     /// `on26=again` when the side to move stands there.
     #[must_use]
     pub fn bound(&self, variant: &Variant) -> Option<u8> {
-        (variant.on26 == On26::Again && self.boards[self.side.index()] & bit(26) != 0).then_some(26)
+        (variant.on26 == On26::Again && self.bits(self.side) & bit(26) != 0).then_some(26)
     }
 
     /// Whether the position could arise in play under these rules: no more
@@ -281,8 +295,7 @@ impl Position {
             && self.boards.iter().all(|b| b.count_ones() <= max)
             && !(variant.water == Water::Reborn && all & bit(27) != 0)
             && !(self.boards[0] == 0 && self.boards[1] == 0)
-            && !(variant.on26 == On26::Again
-                && self.boards[self.side.other().index()] & bit(26) != 0)
+            && !(variant.on26 == On26::Again && self.bits(self.side.other()) & bit(26) != 0)
     }
 
     /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit

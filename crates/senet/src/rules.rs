@@ -369,7 +369,15 @@ pub(crate) fn judge(
 /// The position after a move `legal` lists, and its flags. The move is
 /// trusted (dice-core applies only listed moves); any other move gives some
 /// position but never a panic.
+///
+/// Applying runs for every node a search visits, so it indexes the boards
+/// directly: both indices are a `Side::index`, 0 or 1, into the two-entry
+/// `boards`.
 #[inline]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "hot path; the only indices are `Side::index` (0 or 1) into `[u32; 2]`"
+)]
 pub(crate) fn make(
     variant: &Variant,
     position: &Position,
