@@ -141,6 +141,11 @@ fn chance16(variant: &Variant, d: u8) -> i64 {
 ///   rosettes;
 /// * `v −= entry × (hand(side) − hand(other))`.
 #[must_use]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "hot path (every leaf of a search); `m` is masked by `t.mask`, whose cells are \
+              below 20, the length of `step`"
+)]
 pub fn evaluate(position: &Position, side: Side, variant: &Variant, weights: &Weights) -> i64 {
     let route = variant.route();
     let other = side.other();
@@ -171,6 +176,12 @@ pub fn evaluate(position: &Position, side: Side, variant: &Variant, weights: &We
     v
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "hot path (every leaf of a search); `cell` comes from a board mask (cells below \
+              20, the length of `step`), and `from` is 1..=15 because a step `es` is at most \
+              16, inside the 18 entries of `cell`"
+)]
 fn exposure(position: &Position, side: Side, variant: &Variant) -> i64 {
     let route = variant.route();
     let mine = route.table(side);

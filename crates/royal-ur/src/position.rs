@@ -149,6 +149,13 @@ const fn is_gap(row: usize, file: usize) -> bool {
     row != 1 && (file == 4 || file == 5)
 }
 
+// The per-side accessors below index `boards`, `hands` and `homes` by side.
+// Every such index is `Side::index()`, which is 0 or 1, into a two-entry
+// array, so none can be out of bounds.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "every index is a `Side::index` (0 or 1) into a two-entry per-side array"
+)]
 impl Position {
     /// An empty board, nothing in hand or home, light to move.
     pub const EMPTY: Position = Position {
@@ -251,8 +258,12 @@ impl Position {
                         return Err(C::Gap);
                     }
                     if let Some(sq) = Square::at(file as u8, row as u8 + 1) {
-                        let who = usize::from(c == b'd');
-                        pos.boards[who] |= 1 << sq.cell();
+                        let board = if c == b'd' {
+                            &mut pos.boards[1]
+                        } else {
+                            &mut pos.boards[0]
+                        };
+                        *board |= 1 << sq.cell();
                     }
                     file += 1;
                 }
@@ -426,9 +437,11 @@ impl Position {
     pub fn steps(&self, side: Side, route: Route) -> Vec<u8> {
         let t = route.table(side);
         let mut steps = 0u32;
-        let mut m = self.boards[side.index()] & t.mask;
+        let mut m = self.board_mask(side) & t.mask;
         while m != 0 {
-            steps |= 1 << t.step[m.trailing_zeros() as usize & 31];
+            if let Some(&s) = t.step.get(m.trailing_zeros() as usize) {
+                steps |= 1 << s;
+            }
             m &= m - 1;
         }
         (1..=route.len())

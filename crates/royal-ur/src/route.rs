@@ -62,9 +62,17 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// Runs for every piece of every position generated, so it keeps plain
+    /// indexing: each index is masked `& 31` into a 32-entry row, and the rows
+    /// are the constants 0..=3 of four.
+    ///
     /// The steps of the pieces on `cells`, as a mask (bit `s` for step `s`;
     /// cells the route does not visit are left out).
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `& 31` masks into 32-entry rows (proof above)"
+    )]
     pub(crate) fn steps_of(&self, cells: u32) -> u32 {
         self.chunks[0][(cells & 31) as usize]
             | self.chunks[1][((cells >> 5) & 31) as usize]
@@ -85,6 +93,15 @@ const fn mirror(cell: u8) -> u8 {
     }
 }
 
+/// Builds one side's tables. Only ever evaluated at compile time, for
+/// [`TABLES`], so a bad index would fail the build; and none is bad: `i` runs
+/// below `light.len()` (at most 16), so `i + 1` fits the 18 entries of `cell`;
+/// `mirror` keeps cells in 0..=19, inside the 20 of `step`; `k < 4`, `v < 32`
+/// and `5 * k + b <= 19` fit `chunks` and `step`.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "compile-time table construction; bounds proved in the doc comment"
+)]
 const fn table(light: &[u8], dark: bool) -> Table {
     let mut t = Table {
         len: light.len() as u8,
@@ -134,6 +151,10 @@ impl Route {
 
     /// The tables for one side.
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `Route` has two variants and `Side::index` is 0 or 1, and `TABLES` is 2 by 2"
+    )]
     pub(crate) fn table(self, side: Side) -> &'static Table {
         &TABLES[self as usize][side.index()]
     }
@@ -157,16 +178,18 @@ impl Route {
         if step == 0 || step > t.len {
             return None;
         }
-        Square::from_cell(usize::from(t.cell[usize::from(step)]))
+        t.cell
+            .get(usize::from(step))
+            .and_then(|&cell| Square::from_cell(usize::from(cell)))
     }
 
     /// The step (1..=len) of `square` on `side`'s route, or `None` when the
     /// route does not visit it.
     #[must_use]
     pub fn step_of(self, side: Side, square: Square) -> Option<u8> {
-        match self.table(side).step[square.cell()] {
-            0 => None,
-            s => Some(s),
+        match self.table(side).step.get(square.cell()) {
+            None | Some(0) => None,
+            Some(&s) => Some(s),
         }
     }
 

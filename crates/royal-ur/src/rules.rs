@@ -36,6 +36,12 @@ impl Position {
     ///
     /// This is the hot path: table lookups and bit masks, no allocation.
     #[inline]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `me` and `me ^ 1` are 0 or 1 into two-entry per-side arrays, and \
+                  every `cell` index is at most 17 < 18 entries: `roll` is 1..=4, `s` is a \
+                  step of `steps_of` (at most 16) and `land` is below `home` (at most 17)"
+    )]
     pub fn legal_into(&self, variant: &Variant, roll: u8, out: &mut MoveList<Move>) {
         out.clear();
         let pieces = variant.pieces();
@@ -97,6 +103,11 @@ impl Position {
     /// `from`. Use [`Position::legal_into`] first for a legal move.
     #[must_use]
     #[inline]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; the only indices are `me` and `me ^ 1`, 0 or 1 since `me` is a \
+                  `Side::index`, into the two-entry per-side arrays"
+    )]
     pub fn apply_unchecked(&self, mv: Move) -> Option<(Position, Flags)> {
         let me = self.side.index();
         let mut next = *self;
@@ -168,11 +179,10 @@ impl Position {
     /// 6. otherwise `bad_move` (a legal move, or a finished game).
     #[must_use]
     pub fn refusal(&self, variant: &Variant, roll: u8, mv: Move) -> Refusal {
-        let me = self.side.index();
         let t = variant.route().table(self.side);
         let from_step = match mv.from() {
             Place::Hand => {
-                if self.hands[me] == 0 {
+                if self.hand(self.side) == 0 {
                     return Refusal::NoPiece;
                 }
                 0
@@ -180,9 +190,9 @@ impl Position {
             Place::Square(sq) => match self.at(sq) {
                 None => return Refusal::NoPiece,
                 Some(s) if s != self.side => return Refusal::NotYourPiece,
-                Some(_) => match t.step[sq.cell()] {
-                    0 => return Refusal::NoPiece,
-                    s => s,
+                Some(_) => match t.step.get(sq.cell()) {
+                    None | Some(0) => return Refusal::NoPiece,
+                    Some(&s) => s,
                 },
             },
             Place::Home => return Refusal::NoPiece,
@@ -202,7 +212,9 @@ impl Position {
             Place::Square(sq) => {
                 let on_route = lands >= 1
                     && lands <= u32::from(t.len)
-                    && usize::from(t.cell[lands as usize & 31]) == sq.cell();
+                    && t.cell
+                        .get(lands as usize)
+                        .is_some_and(|&cell| usize::from(cell) == sq.cell());
                 if !on_route {
                     Refusal::WrongDistance
                 } else {

@@ -38,6 +38,10 @@ pub struct Square(u8);
 
 impl Square {
     /// All twenty squares in cell order.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "evaluated at compile time, and `c` stays below `CELLS`, the array's length"
+    )]
     pub const ALL: [Square; CELLS] = {
         let mut all = [Square(0); CELLS];
         let mut c = 0;
@@ -83,6 +87,10 @@ impl Square {
 
     /// The file, 0 (`a`) to 7 (`h`).
     #[must_use]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "the arms index `OUTER_FILES` (6 entries) with 0..=5: cells 0..=5 directly, cells 14..=19 less 14"
+    )]
     pub const fn file(self) -> u8 {
         match self.0 {
             0..=5 => OUTER_FILES[self.0 as usize],
@@ -109,6 +117,10 @@ impl Square {
 
     /// The lowercase name, e.g. `d2`.
     #[must_use]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "NAMES has 20 entries and `self.0` is below 20 (`CELLS`): `from_cell`, `at` and `ALL` are the only constructors and each makes cells 0..=19 only"
+    )]
     pub const fn name(self) -> &'static str {
         const NAMES: [&str; CELLS] = [
             "a1", "b1", "c1", "d1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
