@@ -98,6 +98,13 @@ fn choose(n: u32, k: u32) -> u64 {
     (0..u64::from(k)).fold(1, |r, i| r * (u64::from(n) - i) / (i + 1))
 }
 
+/// `count_priv[c.min(7)]`: subsets of at most `c` private steps, the count
+/// for 7 standing for every larger `c`.
+fn capped(count_priv: &[u32; 8], c: usize) -> u32 {
+    let [.., top] = *count_priv;
+    count_priv.get(c).copied().unwrap_or(top)
+}
+
 impl Index {
     /// Builds the index of a rule set (a few milliseconds; the long route's
     /// prefix tables take about 130 MB for 7 pieces).
@@ -107,9 +114,9 @@ impl Index {
         let len = route.len();
         let pieces = variant.pieces();
         let mut cell_step = [[0u8; 20]; 2];
-        for side in Side::ALL {
-            for sq in Square::ALL {
-                cell_step[side.index()][sq.cell()] = route.step_of(side, sq).unwrap_or(0);
+        for (side, row) in Side::ALL.into_iter().zip(&mut cell_step) {
+            for (sq, slot) in Square::ALL.into_iter().zip(row) {
+                *slot = route.step_of(side, sq).unwrap_or(0);
             }
         }
         let mut shared_mask = 0u32;
@@ -122,7 +129,9 @@ impl Index {
                 }
                 if let Some(t) = route.step_of(Side::Dark, sq) {
                     shared_mask |= 1 << s;
-                    mine_to_theirs[usize::from(s)] = t;
+                    if let Some(slot) = mine_to_theirs.get_mut(usize::from(s)) {
+                        *slot = t;
+                    }
                 }
             }
         }
@@ -148,7 +157,11 @@ impl Index {
                     // Their step lo+i is my step `m`.
                     let their_step = u32::from(lo) + i;
                     let m = (1..=len)
-                        .find(|&m| u32::from(mine_to_theirs[usize::from(m)]) == their_step)
+                        .find(|&m| {
+                            mine_to_theirs
+                                .get(usize::from(m))
+                                .is_some_and(|&t| u32::from(t) == their_step)
+                        })
                         .map_or(0, u32::from);
                     *tim |= 1 << m;
                     *tt += 2 * pow3(m - u32::from(lo));
@@ -161,7 +174,9 @@ impl Index {
         order.sort_by_key(|&m| (m.count_ones(), m.reverse_bits()));
         let mut rank_priv = vec![0u32; npv];
         for (r, &m) in order.iter().enumerate() {
-            rank_priv[m as usize] = r as u32;
+            if let Some(slot) = rank_priv.get_mut(m as usize) {
+                *slot = r as u32;
+            }
         }
         let mut count_priv = [0u32; 8];
         for (c, slot) in count_priv.iter_mut().enumerate() {
@@ -198,7 +213,7 @@ impl Index {
                     let cm = (p - a).checked_sub(usize::from(km));
                     let ct = (p - b).checked_sub(usize::from(kt));
                     if let (Some(cm), Some(ct)) = (cm, ct) {
-                        run += count_priv[cm.min(7)] * count_priv[ct.min(7)];
+                        run += capped(&count_priv, cm) * capped(&count_priv, ct);
                     }
                 }
                 table.push(run);
@@ -259,11 +274,16 @@ impl Index {
         usize::from(my_home) * (usize::from(self.pieces) + 1) + usize::from(their_home)
     }
 
-    /// The index range of a layer.
+    /// The index range of a layer; empty (at [`Index::len`]) when a home
+    /// count is above the pieces a side has.
     #[must_use]
     pub fn layer_range(&self, my_home: u8, their_home: u8) -> std::ops::Range<u64> {
         let l = self.layer(my_home, their_home);
-        self.layer_base[l]..self.layer_base[l + 1]
+        let pieces = self.pieces;
+        match self.layer_base.get(l..=l + 1) {
+            Some(&[start, end]) if my_home <= pieces && their_home <= pieces => start..end,
+            _ => self.len()..self.len(),
+        }
     }
 
     #[inline(always)]
@@ -288,6 +308,11 @@ impl Index {
 
     /// Their pieces on shared cells, as steps of my route.
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `compress_shared` keeps `nshared` bits, below the \
+                  `1 << nshared` entries of `theirs_in_mine`"
+    )]
     pub(crate) fn theirs_in_mine(&self, theirs: u32) -> u32 {
         self.theirs_in_mine[self.compress_shared(theirs)]
     }
@@ -295,8 +320,23 @@ impl Index {
     /// The index of a state. The state must be valid: pieces on steps
     /// 1..=len only, no shared cell held twice, and at most `pieces` a side
     /// on the board and home together (check with [`Index::is_valid`]).
+    ///
+    /// Ranking runs for every successor of every state in a solve, so it
+    /// indexes its tables directly. For a valid state every index is in
+    /// bounds: both homes are at most `pieces`, so the layer `l` is below
+    /// `(pieces + 1)²`, the length of `sbase` and one less than that of
+    /// `layer_base`; `shm` and `sht` keep `nshared` bits, inside the
+    /// `1 << nshared` entries of `tern_mine` and `tern_theirs`; their sum
+    /// `s` is a base-3 number of `nshared` digits, below the `3^nshared + 1`
+    /// entries of each `sbase` row; `compress_priv` keeps `npriv` bits,
+    /// inside the `1 << npriv` entries of `rank_priv`; `.min(7)` fits the
+    /// eight of `count_priv`.
     #[inline(always)]
     #[must_use]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; every index is in bounds for a valid state (proof above)"
+    )]
     pub fn rank(&self, st: State) -> u64 {
         let l = self.layer(st.my_home, st.their_home);
         let shm = self.compress_shared(st.mine);
@@ -323,7 +363,20 @@ impl Index {
     }
 
     /// The state at an index, or `None` past the end.
+    ///
+    /// Every index here is in bounds once `index < len()`: `layer_base`
+    /// starts at 0 and ends at `len()`, so the partition point is at least 1
+    /// and `l` is a layer below `sbase.len() == layer_base.len() - 1`; each
+    /// `sbase` row starts at 0 and ends at the layer's size, which `within`
+    /// is below, so `s` is a valid entry; `.min(7)` fits `count_priv`; and
+    /// `rest` is below the block's `my * their` subsets with `per` the
+    /// latter, so `rest / per` and `rest % per` are below counts of private
+    /// subsets, at most the `1 << npriv` entries of `unrank_priv`.
     #[must_use]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "solver hot path; bounds proved in the doc comment"
+    )]
     pub fn unrank(&self, index: u64) -> Option<State> {
         if index >= self.len() {
             return None;
@@ -355,7 +408,11 @@ impl Index {
             let step = u32::from(self.lo) + i;
             match s % 3 {
                 1 => shm |= 1 << step,
-                2 => sht |= 1 << self.mine_to_theirs[step as usize],
+                2 => {
+                    if let Some(&t) = self.mine_to_theirs.get(step as usize) {
+                        sht |= 1 << t;
+                    }
+                }
                 _ => {}
             }
             s /= 3;
@@ -368,10 +425,14 @@ impl Index {
     /// and its first index.
     pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
         let l = self.layer(my_home, their_home);
-        let table = &self.sbase[l];
+        let Some(table) = self.sbase.get(l) else {
+            return Vec::new();
+        };
+        let base = self.layer_range(my_home, their_home).start;
         let mut out = Vec::new();
-        for s in 0..table.len() - 1 {
-            if table[s + 1] == table[s] {
+        for (s, pair) in table.windows(2).enumerate() {
+            let &[start, next] = pair else { continue };
+            if next == start {
                 continue;
             }
             let (shm, sht) = self.decode_shared(s);
@@ -380,9 +441,9 @@ impl Index {
             out.push(Block {
                 mine: shm,
                 theirs: sht,
-                my_subsets: self.count_priv[usize::from(cm.min(7))],
-                their_subsets: self.count_priv[usize::from(ct.min(7))],
-                first: self.layer_base[l] + u64::from(table[s]),
+                my_subsets: capped(&self.count_priv, usize::from(cm)),
+                their_subsets: capped(&self.count_priv, usize::from(ct)),
+                first: base + u64::from(start),
             });
         }
         out
@@ -390,6 +451,12 @@ impl Index {
 
     /// Private subset of rank `r`, as steps.
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; every caller passes `r` below a block's `my_subsets` or \
+                  `their_subsets`, a sum of binomials of `npriv` that is at most the \
+                  `1 << npriv` entries of `unrank_priv`"
+    )]
     pub(crate) fn private_steps(&self, r: u32) -> u32 {
         self.expand_priv(self.unrank_priv[r as usize])
     }
@@ -411,7 +478,7 @@ impl Index {
             while m != 0 {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
-                match self.cell_step[side.index()].get(c) {
+                match self.cell_step.get(side.index()).and_then(|row| row.get(c)) {
                     Some(&s) if s != 0 => out |= 1 << s,
                     _ => return None,
                 }

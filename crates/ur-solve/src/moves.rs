@@ -78,6 +78,11 @@ impl Index {
 
     /// A move from step `s` (0 for the hand) to step `t` on the board.
     #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `t` is a step of the route, at most 16, inside the 32 entries \
+                  of `mine_to_theirs`"
+    )]
     fn successor(&self, st: State, s: u8, t: u8, theirs_m: u32) -> Successor {
         let mine = (st.mine & !(1u32 << s)) | (1 << t);
         let mut theirs = st.theirs;

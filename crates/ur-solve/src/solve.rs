@@ -357,6 +357,11 @@ impl Solver<'_> {
     /// with its mirror), last state first, recording the best successors
     /// in `entries` (which must have room for them); returns the largest
     /// change.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `e` is `entries[at..at + stride]`, exactly `2 + 2k` long, so \
+                  `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
+    )]
     fn full_sweep(&self, blocks: &[Block], a: u8, b: u8, entries: &[AtomicU32]) -> f64 {
         let k = self.chances.len();
         let stride = 2 + 2 * k;
@@ -405,6 +410,11 @@ impl Solver<'_> {
 
     /// One in-place sweep of the fixed-policy equations over a run of
     /// entries; returns the largest change.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `chunks_exact(2 + 2k)` makes every `e` exactly `2 + 2k` long, so \
+                  `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
+    )]
     fn policy_sweep(&self, entries: &[AtomicU32]) -> f64 {
         let k = self.chances.len();
         let mut change = 0.0f64;
@@ -441,11 +451,11 @@ fn split(blocks: &[Block], n: usize) -> Vec<&[Block]> {
         acc += blk.len();
         let want = total * (out.len() as u64 + 1) / n as u64;
         if acc >= want && out.len() + 1 < n {
-            out.push(&blocks[start..=k]);
+            out.extend(blocks.get(start..=k));
             start = k + 1;
         }
     }
-    out.push(&blocks[start..]);
+    out.extend(blocks.get(start..));
     out.retain(|s| !s.is_empty());
     out
 }
@@ -556,6 +566,10 @@ fn policy_sweeps(
     // after the barrier of sweep s, when every thread has read it and
     // before anyone can reach sweep s + 2.
     let slots = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "every index into `slots` is taken `% 3`, and there are three slots"
+    )]
     let run = |t: usize| -> (u32, f64) {
         let mut made = 0;
         let mut last = 0.0;

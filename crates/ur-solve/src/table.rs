@@ -90,7 +90,9 @@ impl Checksum {
         let rest = chunks.remainder();
         if !rest.is_empty() {
             let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
+            for (d, &s) in w.iter_mut().zip(rest) {
+                *d = s;
+            }
             self.word(u64::from_le_bytes(w) ^ (rest.len() as u64) << 56);
         }
     }
