@@ -67,6 +67,10 @@ pub enum Command {
     Bench(BenchArgs),
     /// Many seeded games of random legal moves, every invariant checked after every step.
     Soak(SoakArgs),
+    /// Solve a Royal Game of Ur rule set exactly and write the table file.
+    Solve(SolveArgs),
+    /// Judge every move of a Royal Game of Ur record against a solved table.
+    Analyse(AnalyseArgs),
 }
 
 /// A seed, as text or hex.
@@ -88,9 +92,13 @@ pub struct PlayArgs {
     /// The rule set: a name (finkel, masters; kendall, skyruk) or the fields spelled out.
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
-    /// The bot's level (1 to the top, or `top`).
+    /// The bot's level (1 to the top, or `top`; for ur also `perfect`,
+    /// which needs --table).
     #[arg(long, value_name = "LEVEL", default_value = "top")]
     pub level: String,
+    /// The solved table (from `race solve`) the `perfect` level plays from.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
     /// Two people at one keyboard.
     #[arg(long, conflicts_with = "watch")]
     pub hotseat: bool,
@@ -236,6 +244,10 @@ pub struct SelfplayArgs {
     /// Dark's level.
     #[arg(long, value_name = "LEVEL", default_value = "top")]
     pub dark: String,
+    /// The solved table (from `race solve`) a `perfect` side plays from
+    /// (ur only; senet has no perfect level).
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
     /// The seed each game's seed is made from (`SEED:index`).
     #[arg(long, value_name = "TEXT", default_value = "selfplay")]
     pub seed: String,
@@ -275,4 +287,45 @@ pub struct SoakArgs {
     /// The seed each game's seed is made from (`SEED:index`).
     #[arg(long, value_name = "TEXT", default_value = "soak")]
     pub seed: String,
+}
+
+/// `race solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The Royal Game of Ur rule set: a name (finkel, masters) or the
+    /// fields spelled out.
+    #[arg(value_name = "RULES")]
+    pub rules: String,
+    /// Play with this many pieces a side instead of the rule set's.
+    #[arg(long, value_name = "N")]
+    pub pieces: Option<u8>,
+    /// Write the table to this file.
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// Threads to sweep with (the machine's cores by default).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Store the values as 32-bit floats (the default: half the size).
+    #[arg(long, conflicts_with = "f64")]
+    pub f32: bool,
+    /// Store the values as 64-bit floats.
+    #[arg(long)]
+    pub f64: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race analyse`.
+#[derive(Debug, Args)]
+pub struct AnalyseArgs {
+    /// The Royal Game of Ur record, or `-` for standard input.
+    #[arg(value_name = "RECORD|-")]
+    pub file: String,
+    /// The solved table for the record's rules (from `race solve`).
+    #[arg(long, value_name = "PATH")]
+    pub table: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -5,7 +5,7 @@
 use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side};
 use serde_json::Value;
 
-use crate::error::Refused;
+use crate::error::{Failure, Refused};
 use crate::style::Style;
 
 /// A game the `race` command can play.
@@ -102,8 +102,46 @@ pub trait Engine: Rules {
     /// A refusal with code `level`.
     fn bot(level: &str, variant: &Self::Variant, input: &str) -> Result<Self::Bot, Refused>;
 
+    /// A bot at a level given on the command line with the `--table` the
+    /// command was given: as [`Engine::bot`], and the level `perfect` for a
+    /// game that can read a solved table. Senet has none, so by default
+    /// `perfect` is refused (exit 1, code `level`).
+    ///
+    /// # Errors
+    ///
+    /// A refusal (exit 1), or a usage error (exit 2) when a level needs a
+    /// table and none was given.
+    fn bot_with_table(
+        level: &str,
+        variant: &Self::Variant,
+        input: &str,
+        table: Option<&std::path::Path>,
+    ) -> Result<Self::Bot, Failure> {
+        let _ = table;
+        if level == "perfect" {
+            return Err(Refused::new(
+                input,
+                "level",
+                format!(
+                    "{} has no perfect level; the levels are 1 to {} and top",
+                    Self::CMD,
+                    Self::level_top(variant)
+                ),
+            )
+            .detail("level", level)
+            .into());
+        }
+        Ok(Self::bot(level, variant, input)?)
+    }
+
     /// The bot's level, for messages.
     fn bot_level(bot: &Self::Bot) -> u8;
+
+    /// The bot's level as a word for messages and JSON: the number, or a
+    /// name such as `perfect`.
+    fn bot_name(bot: &Self::Bot) -> String {
+        Self::bot_level(bot).to_string()
+    }
 
     /// The bot's move in a game, `None` when it has no roll.
     fn choose(bot: &Self::Bot, game: &Game<Self>) -> Option<Self::Move>;

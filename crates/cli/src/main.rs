@@ -18,6 +18,7 @@ mod query;
 mod selfplay;
 mod senet;
 mod soak;
+mod solver;
 mod style;
 mod ur;
 
@@ -81,6 +82,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Position(a) => a.json,
         Command::Throws(a) => a.json,
         Command::Selfplay(a) => a.json,
+        Command::Solve(a) => a.json,
+        Command::Analyse(a) => a.json,
         _ => false,
     }
 }
@@ -115,6 +118,8 @@ fn run(command: Command) -> Outcome {
         Command::Selfplay(a) => for_game!(a.game, selfplay_cmd(&a)),
         Command::Bench(a) => bench_cmd(&a),
         Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
+        Command::Solve(a) => solver::solve_cmd(&a),
+        Command::Analyse(a) => solver::analyse_cmd(&a),
     }
 }
 
@@ -127,7 +132,7 @@ fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
 
 fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let bot = E::bot(&a.level, &variant, "--level")?;
+    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
     let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
         Some(seed) => seed,
         None => play::fresh_seed(),
@@ -265,8 +270,8 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
 
 fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let light = E::bot(&a.light, &variant, "--light")?;
-    let dark = E::bot(&a.dark, &variant, "--dark")?;
+    let light = E::bot_with_table(&a.light, &variant, "--light", a.table.as_deref())?;
+    let dark = E::bot_with_table(&a.dark, &variant, "--dark", a.table.as_deref())?;
     let seed = Seed::new(a.seed.as_bytes())
         .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
     let run = selfplay::Run::<E> {

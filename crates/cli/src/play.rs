@@ -149,12 +149,12 @@ impl<E: Engine> Session<'_, E> {
             Mode::Bot => format!(
                 "you play {} against the bot (level {})",
                 self.opts.human,
-                E::bot_level(&self.opts.bot)
+                E::bot_name(&self.opts.bot)
             ),
             Mode::Hotseat => "two players at one keyboard".to_owned(),
             Mode::Watch => format!(
                 "the bot (level {}) plays both sides",
-                E::bot_level(&self.opts.bot)
+                E::bot_name(&self.opts.bot)
             ),
         };
         let head = format!(
@@ -312,7 +312,7 @@ impl<E: Engine> Session<'_, E> {
                     self.opts.bot = bot;
                     self.say(&format!(
                         "the bot now plays at level {}.",
-                        E::bot_level(&self.opts.bot)
+                        E::bot_name(&self.opts.bot)
                     ))?;
                 }
                 Err(r) => self.say(&style.paint(&format!("refused: {r}"), Paint::Warn))?,

@@ -182,7 +182,7 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
         let w = wins(side);
         let (lo, hi) = wilson(w, n);
         json!({
-            "level": E::bot_level(bot),
+            "level": level_json(&E::bot_name(bot)),
             "wins": w,
             "share": if n == 0 { 0.0 } else { round4(w as f64 / n as f64) },
             "ci95": [round4(lo), round4(hi)],
@@ -298,4 +298,10 @@ pub fn text(summary: &Value, capture_word: &str) -> String {
         ));
     }
     out
+}
+
+/// A level for the summary: a number, or a word such as `perfect`.
+fn level_json(name: &str) -> Value {
+    name.parse::<u8>()
+        .map_or_else(|_| Value::from(name), Value::from)
 }

@@ -1,13 +1,16 @@
 //! The Royal Game of Ur behind [`Engine`].
 
+use std::path::Path;
+use std::sync::Arc;
+
 use dice_core::{Faces, Game, LogEntry, Rules, Side};
 use royal_ur::{
-    Bot, Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
+    Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
 };
 use serde_json::{Value, json};
 
 use crate::engine::Engine;
-use crate::error::Refused;
+use crate::error::{Failure, Refused};
 use crate::style::{Paint, Style};
 
 /// Reads a bot level: `1`..`top` or the word `top`.
@@ -24,6 +27,22 @@ pub fn parse_level(level: &str, top: u8, input: &str) -> Result<u8, Refused> {
         )
         .detail("level", level)),
     }
+}
+
+/// A player the computer runs for ur: the engine's bot at a level, or the
+/// perfect bot reading a solved table.
+#[derive(Clone, Debug)]
+pub enum UrBot {
+    /// `royal_ur::Bot` at a level from 1 to the top.
+    Ladder(royal_ur::Bot),
+    /// The best move by the table (shared: a table is a memory map).
+    Perfect(Arc<ur_solve::PerfectBot<ur_solve::Table>>),
+}
+
+/// A table refusal: exit 1 with the table error's code (`missing`,
+/// `wrong_rules`, `checksum` ...).
+pub fn table_refusal(input: &str, e: &ur_solve::TableError) -> Refused {
+    Refused::new(input, e.code(), e.to_string())
 }
 
 fn piece(side: Side, style: &Style) -> String {
@@ -57,7 +76,7 @@ impl Engine for Ur {
     const CMD: &'static str = "ur";
     const CAPTURE_WORD: &'static str = "captures";
 
-    type Bot = Bot;
+    type Bot = UrBot;
 
     fn default_variant() -> Variant {
         Variant::FINKEL
@@ -299,16 +318,59 @@ impl Engine for Ur {
         LEVEL_TOP
     }
 
-    fn bot(level: &str, variant: &Variant, input: &str) -> Result<Bot, Refused> {
+    fn bot(level: &str, variant: &Variant, input: &str) -> Result<UrBot, Refused> {
+        if level == "perfect" {
+            return Err(Refused::new(
+                input,
+                "level",
+                "the perfect level reads a solved table: start with --level perfect --table PATH",
+            )
+            .detail("level", level));
+        }
         let level = parse_level(level, Self::level_top(variant), input)?;
-        Bot::new(Some(level), None).map_err(|e| Refused::new(input, "level", e.to_string()))
+        royal_ur::Bot::new(Some(level), None)
+            .map(UrBot::Ladder)
+            .map_err(|e| Refused::new(input, "level", e.to_string()))
     }
 
-    fn bot_level(bot: &Bot) -> u8 {
-        bot.level()
+    fn bot_with_table(
+        level: &str,
+        variant: &Variant,
+        input: &str,
+        table: Option<&Path>,
+    ) -> Result<UrBot, Failure> {
+        if level != "perfect" {
+            return Ok(Self::bot(level, variant, input)?);
+        }
+        let Some(path) = table else {
+            return Err(Failure::Usage(format!(
+                "{input} perfect needs --table PATH, a table solved by `race solve` for these rules"
+            )));
+        };
+        let table =
+            ur_solve::Table::open_for(path, variant).map_err(|e| table_refusal("--table", &e))?;
+        Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))))
     }
 
-    fn choose(bot: &Bot, game: &Game<Ur>) -> Option<royal_ur::Move> {
-        bot.choose(game)
+    /// The perfect bot counts as one above the top level.
+    fn bot_level(bot: &UrBot) -> u8 {
+        match bot {
+            UrBot::Ladder(b) => b.level(),
+            UrBot::Perfect(_) => LEVEL_TOP.saturating_add(1),
+        }
+    }
+
+    fn bot_name(bot: &UrBot) -> String {
+        match bot {
+            UrBot::Ladder(b) => b.level().to_string(),
+            UrBot::Perfect(_) => "perfect".to_owned(),
+        }
+    }
+
+    fn choose(bot: &UrBot, game: &Game<Ur>) -> Option<royal_ur::Move> {
+        match bot {
+            UrBot::Ladder(b) => b.choose(game),
+            UrBot::Perfect(b) => b.choose(game),
+        }
     }
 }

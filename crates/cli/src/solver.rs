@@ -1,0 +1,228 @@
+//! `race solve` and `race analyse`: the Royal Game of Ur solved exactly
+//! (the `ur-solve` crate) on the command line.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use dice_core::Side;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use royal_ur::Ur;
+use serde_json::json;
+use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
+
+use crate::cli::{AnalyseArgs, GameName, SolveArgs};
+use crate::engine::Engine;
+use crate::error::{Outcome, Refused};
+use crate::ur::table_refusal;
+use crate::{emit, input, query};
+
+/// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
+const CLOCK_TICKS: f64 = 100.0;
+
+/// User plus system CPU seconds of this process, from `/proc/self/stat`.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name may hold spaces; the fields after it start with
+    // the state (field 3), so utime (14) and stime (15) are 11 and 12.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) as f64 / CLOCK_TICKS)
+}
+
+/// Peak resident memory in bytes, `VmHWM` of `/proc/self/status`.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} states  {msg}  eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+fn show(bar: &ProgressBar, p: &Progress) {
+    bar.set_length(p.states.max(1));
+    bar.set_position(p.states_done.min(p.states));
+    let msg = match p.stage {
+        Stage::Sweeping => format!(
+            "layer {}/{} ({} of {} pairs) sweep {} change {:.1e}",
+            p.layer.0, p.layer.1, p.pairs_done, p.pairs, p.sweep, p.change
+        ),
+        Stage::Residual => format!("residual {:.1e}", p.change),
+        _ => "done".to_owned(),
+    };
+    bar.set_message(msg);
+}
+
+/// `race solve RULES --out PATH`.
+pub fn solve_cmd(a: &SolveArgs) -> Outcome {
+    let mut variant = Ur::parse_variant(&a.rules, "RULES")?;
+    if let Some(n) = a.pieces {
+        variant = variant.with_pieces(n).map_err(|e| {
+            Refused::new("--pieces", "rules", e.to_string())
+                .why(e.code())
+                .detail("pieces", n)
+        })?;
+    }
+    let value_type = if a.f64 {
+        ValueType::F64
+    } else {
+        ValueType::F32
+    };
+    let mut opts = SolveOptions::default();
+    if let Some(t) = a.threads {
+        opts.threads = usize::from(t);
+    }
+    let started = Instant::now();
+    let bar = progress_bar();
+    let solved = ur_solve::solve(&variant, &opts, |p| show(&bar, p));
+    bar.finish_and_clear();
+    let sol = solved.map_err(|e| Refused::new("solve", e.code(), e.to_string()))?;
+    let out = a.out.display().to_string();
+    ur_solve::write_table(&sol, value_type, &a.out).map_err(|e| table_refusal(&out, &e))?;
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds();
+    let peak = peak_memory();
+    let stats = sol.stats();
+    let first = sol.first_mover();
+    if a.json {
+        let report = json!({
+            "ok": true,
+            "rules": variant.describe(),
+            "first_mover": first,
+            "sweeps": stats.sweeps,
+            "policy_sweeps": stats.policy_sweeps,
+            "residual": stats.residual,
+            "wall_seconds": wall,
+            "cpu_seconds": cpu,
+            "peak_memory_bytes": peak,
+            "states": sol.values().len(),
+            "value_type": value_type.as_str(),
+            "table": out,
+        });
+        return emit(&format!("{report}\n"));
+    }
+    let cpu = cpu.map_or_else(|| "unknown".to_owned(), |s| format!("{s:.2} s"));
+    let peak = peak.map_or_else(
+        || "unknown".to_owned(),
+        |b| format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+    );
+    emit(&format!(
+        "rules          {}\n\
+         first mover    {:.10} % to win ({:.12})\n\
+         sweeps         {} ({} policy sweeps)\n\
+         residual       {:.3e}\n\
+         wall time      {wall:.2} s\n\
+         cpu time       {cpu}\n\
+         peak memory    {peak}\n\
+         table          {out} ({} states, {})\n",
+        variant.describe(),
+        first * 100.0,
+        first,
+        stats.sweeps,
+        stats.policy_sweeps,
+        stats.residual,
+        sol.values().len(),
+        value_type.as_str(),
+    ))
+}
+
+/// `race analyse RECORD --table PATH`.
+pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
+    let (name, text) = input::read_text(&a.file)?;
+    if crate::recognise(&text, &name)? == GameName::Senet {
+        return Err(Refused::new(
+            name,
+            "game",
+            "this is a senet record; only Royal Game of Ur records can be analysed",
+        )
+        .into());
+    }
+    let game = query::replay::<Ur>(&name, &text, None)?;
+    let table = Table::open_for(&a.table, game.variant())
+        .map_err(|e| table_refusal(&a.table.display().to_string(), &e))?;
+    let report = ur_solve::analyse_game(&table, &game)
+        .map_err(|e| Refused::new(name.clone(), e.code(), e.to_string()))?;
+    if a.json {
+        let value = serde_json::to_value(&report).map_err(|e| {
+            Refused::new(
+                name.clone(),
+                "json",
+                format!("the report cannot be written: {e}"),
+            )
+        })?;
+        let value = json!({
+            "ok": true,
+            "rules": game.variant().describe(),
+            "turns": value["turns"],
+            "light": value["light"],
+            "dark": value["dark"],
+        });
+        return emit(&format!("{value}\n"));
+    }
+    emit(&analysis_text(&report, &game.variant().describe()))
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.2}%", x * 100.0)
+}
+
+fn pp(x: f64) -> String {
+    format!("{:+.2}", x * 100.0)
+}
+
+fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
+    let mut out = format!(
+        "royal-ur under {rules}; chances are the mover's to win, in %; lost and luck in points\n"
+    );
+    out.push_str(&format!(
+        "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
+        "ply", "side", "roll", "played", "before", "after", "best", "lost", "luck"
+    ));
+    let word = |m: Option<royal_ur::Move>| m.map_or_else(|| "-".to_owned(), |m| m.to_string());
+    for t in &report.turns {
+        out.push_str(&format!(
+            "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
+            t.ply,
+            t.side.to_string(),
+            t.roll,
+            word(t.mv),
+            pct(t.before),
+            pct(t.after),
+            word(t.best),
+            pp(t.lost),
+            pp(t.luck),
+        ));
+    }
+    let line = |side: Side, s: &SideTotals| {
+        format!(
+            "{:<5}  {} turns, {} with a choice, {} mistakes, {} points lost, luck {} points\n",
+            side.to_string(),
+            s.turns,
+            s.choices,
+            s.mistakes,
+            pp(s.lost),
+            pp(s.luck),
+        )
+    };
+    out.push_str(&line(Side::Light, &report.light));
+    out.push_str(&line(Side::Dark, &report.dark));
+    out
+}
