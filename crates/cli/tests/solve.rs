@@ -1,0 +1,280 @@
+//! `race solve`, `race analyse` and the `perfect` bot level, on rule sets
+//! small enough to solve in a moment in a debug build.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
+
+struct Run {
+    code: i32,
+    out: String,
+    err: String,
+}
+
+fn race(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_race"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("race runs");
+    let run = Run {
+        code: output.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        !run.err.contains("panicked") && !run.err.contains("internal error"),
+        "race {args:?} panicked: {}",
+        run.err
+    );
+    run
+}
+
+/// A refusal: exit 1 and one line on stderr naming the code.
+fn refused(run: &Run, code: &str) {
+    assert_eq!(run.code, 1, "stderr: {}", run.err);
+    assert_eq!(run.err.lines().count(), 1, "one line: {}", run.err);
+    assert!(
+        run.err.contains(&format!(": {code}")),
+        "code {code}: {}",
+        run.err
+    );
+}
+
+/// A scratch directory removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "race-solve-{name}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn solve_into(dir: &Scratch, rules: &str, extra: &[&str], name: &str) -> (String, Run) {
+    let table = dir.path(name);
+    let mut args = vec!["solve", rules, "--out", &table];
+    args.extend_from_slice(extra);
+    let run = race(&args);
+    assert_eq!(run.code, 0, "solve {rules}: {}", run.err);
+    assert!(Path::new(&table).exists());
+    (table, run)
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text.trim()).expect("one JSON object")
+}
+
+#[test]
+fn solve_two_pieces_matches_the_published_chance() {
+    let dir = Scratch::new("published");
+    let (_, run) = solve_into(&dir, "finkel", &["--pieces", "2", "--threads", "2"], "f2");
+    let line = run
+        .out
+        .lines()
+        .find(|l| l.starts_with("first mover"))
+        .expect("a first mover line");
+    let pct: f64 = line
+        .split_whitespace()
+        .nth(2)
+        .and_then(|w| w.parse().ok())
+        .expect("a percentage");
+    assert!((pct - 51.858).abs() <= 0.0015, "{line}");
+    // At least ten significant digits.
+    let digits = line.split_whitespace().nth(2).unwrap_or("");
+    assert!(digits.chars().filter(char::is_ascii_digit).count() >= 10);
+    for word in [
+        "sweeps",
+        "residual",
+        "wall time",
+        "cpu time",
+        "peak memory",
+        "table",
+    ] {
+        assert!(run.out.contains(word), "{word} in {}", run.out);
+    }
+    // The same rules spelled out, as JSON, stored in f64.
+    let (_, run) = solve_into(&dir, FINKEL2, &["--f64", "--json"], "s2");
+    let v = json(&run.out);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["value_type"], "f64");
+    let first = v["first_mover"].as_f64().expect("first_mover");
+    assert!((first * 100.0 - 51.858).abs() <= 0.0015, "{first}");
+    assert!(v["residual"].as_f64().expect("residual") < 1e-8);
+}
+
+#[test]
+fn solve_one_piece_and_refusals() {
+    let dir = Scratch::new("one");
+    let (_, run) = solve_into(&dir, "finkel", &["--pieces", "1"], "f1");
+    assert!(run.out.contains("pieces=1"), "{}", run.out);
+    refused(
+        &race(&["solve", "no-such-rules", "--out", &dir.path("x")]),
+        "rules",
+    );
+    refused(
+        &race(&["solve", "finkel", "--pieces", "0", "--out", &dir.path("x")]),
+        "rules",
+    );
+    let unwritable = dir.path("no/such/dir/t");
+    let run = race(&["solve", "finkel", "--pieces", "1", "--out", &unwritable]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+}
+
+#[test]
+fn perfect_selfplay_and_analysis() {
+    let dir = Scratch::new("perfect");
+    let (table, _) = solve_into(&dir, FINKEL2, &[], "t");
+    let records = dir.path("records");
+    let run = race(&[
+        "selfplay",
+        "ur",
+        "--rules",
+        FINKEL2,
+        "--light",
+        "perfect",
+        "--dark",
+        "1",
+        "--table",
+        &table,
+        "--games",
+        "20",
+        "--records",
+        &records,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let v = json(&run.out);
+    assert_eq!(v["light"]["level"], "perfect");
+    assert_eq!(v["dark"]["level"], 1);
+    let wins =
+        v["light"]["wins"].as_u64().expect("wins") + v["dark"]["wins"].as_u64().expect("wins");
+    assert_eq!(wins, 20);
+
+    // Analyse the first record: one entry per logged turn, nothing lost
+    // below zero, finite luck.
+    let record = Path::new(&records).join("ur-0001.txt");
+    let text = std::fs::read_to_string(&record).expect("record");
+    let run = race(&["replay", &record.display().to_string(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let replay = json(&run.out);
+    let plies = usize::try_from(replay["ply"].as_u64().expect("ply")).expect("plies");
+    let run = race(&[
+        "analyse",
+        &record.display().to_string(),
+        "--table",
+        &table,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let v = json(&run.out);
+    assert_eq!(v["ok"], true);
+    let turns = v["turns"].as_array().expect("turns");
+    assert_eq!(turns.len(), plies, "{text}");
+    for t in turns {
+        assert!(t["lost"].as_f64().expect("lost") >= -1e-9, "{t}");
+        assert!(t["luck"].as_f64().expect("luck").is_finite(), "{t}");
+    }
+    // Light played perfectly.
+    assert!(v["light"]["lost"].as_f64().expect("lost").abs() < 1e-6);
+    for side in ["light", "dark"] {
+        assert!(v[side]["luck"].as_f64().expect("luck").is_finite());
+    }
+    let n: u64 = ["light", "dark"]
+        .iter()
+        .map(|s| v[*s]["turns"].as_u64().expect("turns"))
+        .sum();
+    assert_eq!(n as usize, turns.len());
+
+    // The text form has a row a turn and the totals.
+    let run = race(&["analyse", &record.display().to_string(), "--table", &table]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.out.contains("mistakes"), "{}", run.out);
+    assert!(run.out.lines().count() >= turns.len() + 2);
+
+    // From standard input too.
+    let out = Command::new(env!("CARGO_BIN_EXE_race"))
+        .args(["analyse", "-", "--table", &table])
+        .stdin(std::fs::File::open(&record).expect("record"))
+        .output()
+        .expect("race runs");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn perfect_level_errors() {
+    let dir = Scratch::new("errors");
+    let (table, _) = solve_into(&dir, FINKEL2, &[], "t");
+    let (other, _) = solve_into(&dir, "finkel", &["--pieces", "1"], "o");
+
+    // No table file.
+    let missing = dir.path("missing");
+    let run = race(&[
+        "selfplay", "ur", "--rules", FINKEL2, "--light", "perfect", "--table", &missing, "--games",
+        "1",
+    ]);
+    refused(&run, "missing");
+    let run = race(&[
+        "play", "ur", "--rules", FINKEL2, "--level", "perfect", "--table", &missing, "--watch",
+    ]);
+    refused(&run, "missing");
+
+    // A table of other rules.
+    let run = race(&[
+        "selfplay", "ur", "--rules", FINKEL2, "--dark", "perfect", "--table", &other, "--games",
+        "1",
+    ]);
+    refused(&run, "wrong_rules");
+
+    // A file that is not a table.
+    let garbage = dir.path("garbage");
+    std::fs::write(&garbage, b"not a table at all\n").expect("write");
+    let run = race(&[
+        "selfplay", "ur", "--rules", FINKEL2, "--light", "perfect", "--table", &garbage, "--games",
+        "1",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.err);
+    assert_eq!(run.err.lines().count(), 1);
+
+    // perfect without --table is a usage error.
+    let run = race(&["selfplay", "ur", "--light", "perfect", "--games", "1"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    let run = race(&["play", "ur", "--level", "perfect", "--watch"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+
+    // Senet has no perfect level: a refusal.
+    let run = race(&["selfplay", "senet", "--light", "perfect", "--games", "1"]);
+    refused(&run, "level");
+
+    // Analyse: a senet record, a garbage table, a missing table.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let senet = fixtures.join("senet-kendall.txt").display().to_string();
+    refused(&race(&["analyse", &senet, "--table", &table]), "game");
+    let ur = fixtures.join("ur-finkel.txt").display().to_string();
+    let run = race(&["analyse", &ur, "--table", &garbage, "--json"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(json(&run.out)["ok"], false);
+    refused(&race(&["analyse", &ur, "--table", &missing]), "missing");
+    // A seven-piece record against a two-piece table.
+    refused(&race(&["analyse", &ur, "--table", &table]), "wrong_rules");
+}
