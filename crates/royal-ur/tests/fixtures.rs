@@ -2,7 +2,7 @@
 //! snapshotted; every broken record's exact error is snapshotted.
 //!
 //! The records were written by this engine (`cargo run -p royal-ur
-//! --example fixtures`).
+//! --example ur_fixtures`).
 
 use std::fs;
 

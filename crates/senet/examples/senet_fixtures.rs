@@ -1,7 +1,7 @@
 //! Writes the recorded games of fixtures/senet/ (deterministically: bots
 //! and seeded dice). The broken records beside them are written by hand.
 //!
-//! `cargo run -p senet --example fixtures -- fixtures/senet`
+//! `cargo run -p senet --example senet_fixtures -- fixtures/senet`
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! engine from fixed seeds, and broken records derived from them.
 //!
 //! ```text
-//! cargo run -p royal-ur --example fixtures [DIR]
+//! cargo run -p royal-ur --example ur_fixtures [DIR]
 //! ```
 //!
 //! The output is deterministic: running it again writes the same bytes.
