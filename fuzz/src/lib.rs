@@ -94,7 +94,10 @@ pub fn record<R: Rules>(data: &[u8]) {
     assert_eq!(reread.to_string(), own_text);
     let again = Game::<R>::replay(&reread, None)
         .unwrap_or_else(|e| panic!("a replayed game's record does not replay: {e}\n{own_text}"));
-    assert!(again == game, "replaying a game's own record gave another game\n{own_text}");
+    assert!(
+        again == game,
+        "replaying a game's own record gave another game\n{own_text}"
+    );
     assert_eq!(again.to_record().to_string(), own_text);
 }
 
@@ -130,7 +133,10 @@ pub fn ur_position(data: &[u8]) {
     let shown = position.to_string();
     let back = royal_ur::Position::parse(&shown)
         .unwrap_or_else(|e| panic!("{text:?} reads but its form {shown:?} does not: {e}"));
-    assert_eq!(back, position, "{text:?} -> {shown:?} reads back as another position");
+    assert_eq!(
+        back, position,
+        "{text:?} -> {shown:?} reads back as another position"
+    );
     assert_eq!(back.to_string(), shown);
     let key = position.key().to_string();
     assert_eq!(key.len(), 12);
