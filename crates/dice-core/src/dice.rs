@@ -234,6 +234,27 @@ impl FromStr for Faces {
 
 crate::serde_via_text!(Faces);
 
+/// The side whose throw has more dice marked, or `None` for a tie: the
+/// usual throw-off for the first move (see [`Rules::throw_off`](crate::Rules::throw_off)).
+///
+/// ```
+/// use dice_core::{Faces, Side, more_marked};
+///
+/// let light: Faces = "1100".parse()?;
+/// let dark: Faces = "1101".parse()?;
+/// assert_eq!(more_marked(light, dark), Some(Side::Dark));
+/// assert_eq!(more_marked(light, light), None);
+/// # Ok::<(), dice_core::ParseFacesError>(())
+/// ```
+#[must_use]
+pub fn more_marked(light: Faces, dark: Faces) -> Option<crate::Side> {
+    match light.marked().cmp(&dark.marked()) {
+        std::cmp::Ordering::Greater => Some(crate::Side::Light),
+        std::cmp::Ordering::Less => Some(crate::Side::Dark),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
 /// One roll of a game played with real dice: what it was worth, and the
 /// faces if they were written down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ mod seed;
 mod side;
 pub mod toy;
 
-pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, throw_bits};
+pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
     Game, How, LogEntry, NewGameError, OPENING_TIES_MAX, Outcome, PLY_CAP, PlayError, Setup,
 };

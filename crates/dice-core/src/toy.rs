@@ -252,11 +252,7 @@ impl Rules for Toy {
     }
 
     fn throw_off(_: &ToyVariant, light: Faces, dark: Faces) -> Option<Side> {
-        match light.marked().cmp(&dark.marked()) {
-            std::cmp::Ordering::Greater => Some(Side::Light),
-            std::cmp::Ordering::Less => Some(Side::Dark),
-            std::cmp::Ordering::Equal => None,
-        }
+        crate::more_marked(light, dark)
     }
 
     fn start(_: &ToyVariant, first: Side) -> ToyPosition {

@@ -263,11 +263,7 @@ impl dice_core::Rules for Ur {
     /// The higher marked count moves first (not the roll's value); a tie is
     /// thrown again.
     fn throw_off(_variant: &Variant, light: Faces, dark: Faces) -> Option<Side> {
-        match light.marked().cmp(&dark.marked()) {
-            std::cmp::Ordering::Greater => Some(Side::Light),
-            std::cmp::Ordering::Less => Some(Side::Dark),
-            std::cmp::Ordering::Equal => None,
-        }
+        dice_core::more_marked(light, dark)
     }
 
     fn start(variant: &Variant, first: Side) -> Position {
