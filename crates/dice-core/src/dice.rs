@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use sha2::block_api::compress256;
 
 use crate::Seed;
+use crate::lanes;
 
 /// The most dice (or sticks) a throw can hold: the bits of one byte.
 pub const MAX_DICE: u8 = 8;
@@ -58,10 +59,13 @@ const SHA256_INIT: [u32; 8] = [
 
 // SHA block assembly runs once per throw, so it keeps plain indexing. Every
 // index is in bounds: `tail_len` is below 64 whenever `tail` is indexed (it is
-// reset on reaching 64); a `u64` has at most 20 decimal digits, so `at` stays
-// in `0..20` of `digits`; `used` is at most 63 + 20 = 83, inside the 128 bytes
-// of `flat`; and `count` is 1 or 2, so `count * 64` is at most 128 and
-// `blocks[..count]` fits the two blocks.
+// reset on reaching 64). In `first_byte`, `flat` has 128 bytes, so at least
+// 65 follow the tail (room for the 20 digits a `u64` can take); `used` is at
+// most 63 + 20 = 83, and `count` is 1 or 2, so `count * 64` is at most 128
+// and `blocks[..count]` fits the two blocks. In `decade` the tail is at
+// most 35 bytes, so 29 follow it in a block, `end` is at most 55 and the
+// length fits in bytes 56..64; `end - 1` is at least the tail's length plus
+// one digit minus one, so it is in `0..64`.
 #[allow(
     clippy::indexing_slicing,
     reason = "hot path; every index is proved in bounds in the comment above"
@@ -83,30 +87,18 @@ impl SeedHash {
                 hash.tail_len = 0;
             }
         }
+        // Zeros after the tail, so that a copy of it is a block's start.
+        hash.tail[hash.tail_len..].fill(0);
         hash
     }
 
     /// The first byte of `SHA-256(prefix ++ decimal(n))`.
     fn first_byte(&self, n: u64) -> u8 {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut rest = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        let digits = &digits[at..];
         // The message's last bytes, the 0x80 marker, zeros, and the length
         // in bits: one block, or two when the tail is long.
-        let mut blocks = [[0u8; 64]; 2];
+        let mut blocks = [self.tail, [0; 64]];
         let flat = blocks.as_flattened_mut();
-        let used = self.tail_len + digits.len();
-        flat[..self.tail_len].copy_from_slice(&self.tail[..self.tail_len]);
-        flat[self.tail_len..used].copy_from_slice(digits);
+        let used = self.tail_len + write_decimal(n, &mut flat[self.tail_len..]);
         flat[used] = 0x80;
         let count = if used + 9 <= 64 { 1 } else { 2 };
         let bits = (self.absorbed + used as u64) * 8;
@@ -114,6 +106,78 @@ impl SeedHash {
         let mut state = self.state;
         compress256(&mut state, &blocks[..count]);
         (state[0] >> 24) as u8
+    }
+
+    /// The first bytes of the hashes of the ten throws `10 * decade` to
+    /// `10 * decade + 9` (numbers past `u64::MAX` give bytes nobody asks for).
+    ///
+    /// When a throw's message ends in a single block (a tail of at most 35
+    /// bytes, so that even a 20-digit number, the marker and the length
+    /// fit), the ten blocks differ only in their last digit: each is the
+    /// first one with the digit raised, and [`lanes::decade`] hashes them
+    /// side by side for little more than the cost of one.
+    fn decade(&self, decade: u64) -> [u8; 10] {
+        // At most u64::MAX / 10 * 10: no overflow.
+        let from = decade * 10;
+        if self.tail_len + 20 + 9 > 64 {
+            return std::array::from_fn(|k| self.first_byte(from.wrapping_add(k as u64)));
+        }
+        let mut block = self.tail;
+        let end = self.tail_len + write_decimal(from, &mut block[self.tail_len..]);
+        block[end] = 0x80;
+        let bits = (self.absorbed + end as u64) * 8;
+        block[56..].copy_from_slice(&bits.to_be_bytes());
+        // Throw `from + k` is this block with `k` added to its last digit.
+        let mut step = [0; 64];
+        step[end - 1] = 1;
+        lanes::decade(&self.state, &lanes::words(&block), &lanes::words(&step))
+            .map(|word| (word >> 24) as u8)
+    }
+}
+
+/// Writes `n` in decimal at the start of `out` and returns how many digits
+/// that took (at most 20).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "callers leave at least 20 bytes in `out`, and a u64 has at most 20 digits"
+)]
+fn write_decimal(n: u64, out: &mut [u8]) -> usize {
+    let len = n.checked_ilog10().map_or(1, |log| log as usize + 1);
+    let mut rest = n;
+    for digit in out[..len].iter_mut().rev() {
+        *digit = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    len
+}
+
+/// The bits of the ten throws that share all but the last digit of their
+/// number, hashed together when the first of them is asked for.
+#[derive(Clone, Debug)]
+pub(crate) struct Decade {
+    /// Which ten: throws `10 * decade ..= 10 * decade + 9`.
+    decade: u64,
+    /// Whether `bits` holds them (false until a throw is made).
+    held: bool,
+    bits: [u8; 10],
+}
+
+impl Decade {
+    const EMPTY: Decade = Decade {
+        decade: 0,
+        held: false,
+        bits: [0; 10],
+    };
+
+    /// The bits of throw `n`, hashing its ten when they are not held.
+    fn get(&mut self, hash: &SeedHash, n: u64) -> u8 {
+        let (decade, digit) = (n / 10, (n % 10) as usize);
+        if !self.held || self.decade != decade {
+            self.bits = hash.decade(decade);
+            self.decade = decade;
+            self.held = true;
+        }
+        self.bits.get(digit).copied().unwrap_or_default()
     }
 }
 
@@ -315,10 +379,15 @@ impl Dice {
 }
 
 /// A [`Dice`] ready to throw quickly: a seeded source keeps the hash state of
-/// its seed so that each throw only hashes the throw number.
+/// its seed so that a throw only hashes its number, and hashes the ten
+/// throws of a decade together.
 #[derive(Clone, Debug)]
 pub(crate) enum Thrower {
-    Seeded { seed: Seed, hash: SeedHash },
+    Seeded {
+        seed: Seed,
+        hash: SeedHash,
+        decade: Decade,
+    },
     Script(Vec<ScriptRoll>),
 }
 
@@ -335,7 +404,11 @@ impl Thrower {
         match dice {
             Dice::Seeded(seed) => {
                 let hash = SeedHash::new(&seed);
-                Thrower::Seeded { seed, hash }
+                Thrower::Seeded {
+                    seed,
+                    hash,
+                    decade: Decade::EMPTY,
+                }
             }
             Dice::Script(rolls) => Thrower::Script(rolls),
         }
@@ -358,10 +431,10 @@ impl Thrower {
     /// Throw number `n` of the game with `len` dice; for a script, entry
     /// `n - skip` (a script holds no opening throws). `None` when a script
     /// has run out.
-    pub(crate) fn throw(&self, n: u64, skip: u64, len: u8) -> Option<Thrown> {
+    pub(crate) fn throw(&mut self, n: u64, skip: u64, len: u8) -> Option<Thrown> {
         match self {
-            Thrower::Seeded { hash, .. } => {
-                Some(Thrown::Faces(Faces::new(hash.first_byte(n), len)))
+            Thrower::Seeded { hash, decade, .. } => {
+                Some(Thrown::Faces(Faces::new(decade.get(hash, n), len)))
             }
             Thrower::Script(rolls) => {
                 let index = usize::try_from(n.checked_sub(skip)?).ok()?;
@@ -466,9 +539,36 @@ mod tests {
         }
     }
 
+    /// A seeded thrower hashes ten throws at a time (side by side where it
+    /// can); every throw must still be the one `throw_bits` makes alone, for
+    /// every length of tail (one block or two), on both sides of a decade,
+    /// where the number gains a digit, and at the very end of `u64`.
+    #[test]
+    fn batched_throws_are_the_single_throws() {
+        let numbers: Vec<u64> = (0..25)
+            .chain(95..=105)
+            .chain([9_999, 10_000, 123_456_789])
+            .chain(u64::MAX - 12..=u64::MAX)
+            .collect();
+        for len in 1..=130 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
+            let seed = Seed::new(bytes).unwrap();
+            let mut thrower = Thrower::new(Dice::Seeded(seed.clone()));
+            // In order, as a game throws, then backwards, as undo goes.
+            for &n in numbers.iter().chain(numbers.iter().rev()) {
+                let expected = Faces::new(throw_bits(&seed, n), 8);
+                assert_eq!(
+                    thrower.throw(n, 0, 8),
+                    Some(Thrown::Faces(expected)),
+                    "seed of {len} bytes, throw {n}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_script_runs_out() {
-        let thrower = Thrower::new(Dice::Script(vec![ScriptRoll::new(3)]));
+        let mut thrower = Thrower::new(Dice::Script(vec![ScriptRoll::new(3)]));
         assert_eq!(
             thrower.throw(0, 0, 4),
             Some(Thrown::Scripted(ScriptRoll::new(3)))

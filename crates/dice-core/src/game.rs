@@ -11,6 +11,10 @@ use crate::{Dice, Faces, MoveList, Opening, Refusal, Rules, Seed, Side, Status};
 /// drawn. A winning move on the last ply still wins.
 pub const PLY_CAP: u32 = 15_000;
 
+/// Room made in a new game's log and undo stack: more plies than most
+/// games of either game last, so that they seldom grow while it is played.
+const PLIES_RESERVED: usize = 256;
+
 /// How many tied throw-offs an opening may have before it is given up.
 pub const OPENING_TIES_MAX: usize = 64;
 
@@ -350,7 +354,7 @@ impl<R: Rules> Game<R> {
             position,
             extra,
         } = setup;
-        let thrower = Thrower::new(dice);
+        let mut thrower = Thrower::new(dice);
         let dice_count = R::dice(&variant);
         let mut opening = Vec::new();
         let first = match (first, position) {
@@ -362,7 +366,7 @@ impl<R: Rules> Game<R> {
                     let Thrower::Seeded { .. } = thrower else {
                         return Err(NewGameError::FirstNeeded);
                     };
-                    throw_off::<R>(&variant, &thrower, dice_count, &mut opening)?
+                    throw_off::<R>(&variant, &mut thrower, dice_count, &mut opening)?
                 }
             },
         };
@@ -391,8 +395,8 @@ impl<R: Rules> Game<R> {
             roll: None,
             faces: None,
             legal: MoveList::new(),
-            log: Vec::new(),
-            choices: Vec::new(),
+            log: Vec::with_capacity(PLIES_RESERVED),
+            choices: Vec::with_capacity(PLIES_RESERVED),
             resigned: None,
         };
         game.settle();
@@ -684,7 +688,7 @@ impl<R: Rules> Game<R> {
 /// The opening throw-off: pairs of throws until the rules name a side.
 fn throw_off<R: Rules>(
     variant: &R::Variant,
-    thrower: &Thrower,
+    thrower: &mut Thrower,
     dice_count: u8,
     opening: &mut Vec<Faces>,
 ) -> Result<Side, NewGameError> {

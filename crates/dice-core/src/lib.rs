@@ -12,6 +12,7 @@
 
 mod dice;
 mod game;
+mod lanes;
 mod record;
 mod replay;
 mod rules;
