@@ -262,6 +262,31 @@ impl<M: Copy + Default> MoveList<M> {
         }
     }
 
+    /// Adds a move when `keep` holds, without a branch on `keep` (the move
+    /// is written either way and counted only when kept): quicker for move
+    /// generators whose conditions a processor cannot predict. Returns
+    /// false when a kept move was dropped because the list is full.
+    ///
+    /// ```
+    /// use dice_core::MoveList;
+    ///
+    /// let mut list = MoveList::new();
+    /// list.push_if(1u8, false);
+    /// list.push_if(2u8, true);
+    /// assert_eq!(list.as_slice(), &[2]);
+    /// ```
+    #[inline]
+    pub fn push_if(&mut self, mv: M, keep: bool) -> bool {
+        match self.moves.get_mut(self.len) {
+            Some(slot) => {
+                *slot = mv;
+                self.len += usize::from(keep);
+                true
+            }
+            None => !keep,
+        }
+    }
+
     /// Empties the list.
     pub fn clear(&mut self) {
         self.len = 0;

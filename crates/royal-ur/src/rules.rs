@@ -61,9 +61,7 @@ impl Position {
         let home = t.len + 1;
         if self.hands[me] > 0 {
             let to = t.cell[usize::from(roll) & 31];
-            if blocked & (1 << to) == 0 {
-                out.push(Move { from: HAND, to });
-            }
+            out.push_if(Move { from: HAND, to }, blocked & (1 << to) == 0);
         }
         let mut steps = t.steps_of(own);
         while steps != 0 {
@@ -78,9 +76,7 @@ impl Position {
                 break;
             }
             let to = t.cell[usize::from(land) & 31];
-            if blocked & (1 << to) == 0 {
-                out.push(Move { from, to });
-            }
+            out.push_if(Move { from, to }, blocked & (1 << to) == 0);
         }
     }
 
@@ -248,6 +244,7 @@ impl dice_core::Rules for Ur {
         variant.dice()
     }
 
+    #[inline]
     fn roll(variant: &Variant, faces: Faces) -> u8 {
         variant.roll_of(faces.marked())
     }
@@ -270,6 +267,7 @@ impl dice_core::Rules for Ur {
         Position::start(variant.pieces()).with_side(first)
     }
 
+    #[inline]
     fn side(position: &Position) -> Side {
         position.side()
     }
@@ -287,16 +285,19 @@ impl dice_core::Rules for Ur {
         position.legal_into(variant, roll, out);
     }
 
+    #[inline]
     fn apply(_variant: &Variant, position: &Position, _roll: u8, mv: Move) -> (Position, Flags) {
         position
             .apply_unchecked(mv)
             .unwrap_or((*position, Flags::default()))
     }
 
+    #[inline]
     fn forfeit(_variant: &Variant, position: &Position, _roll: u8) -> (Position, Flags) {
         (position.forfeit(), Flags::default())
     }
 
+    #[inline]
     fn status(variant: &Variant, position: &Position) -> Status {
         position.status(variant)
     }

@@ -442,6 +442,7 @@ impl Rules for Senet {
         4
     }
 
+    #[inline]
     fn roll(_variant: &Variant, faces: Faces) -> u8 {
         roll_of(faces.marked())
     }
@@ -458,6 +459,7 @@ impl Rules for Senet {
         Position::start(variant, first)
     }
 
+    #[inline]
     fn side(position: &Position) -> Side {
         position.side()
     }
@@ -470,14 +472,17 @@ impl Rules for Senet {
         position.is_consistent(variant)
     }
 
+    #[inline]
     fn legal(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
         generate(variant, position, roll, out);
     }
 
+    #[inline]
     fn apply(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
         make(variant, position, roll, mv)
     }
 
+    #[inline]
     fn forfeit(_variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
         let again = throws_again(roll);
         let side = if again {
@@ -495,6 +500,7 @@ impl Rules for Senet {
         )
     }
 
+    #[inline]
     fn status(_variant: &Variant, position: &Position) -> Status {
         if position.bits(Side::Light) == 0 {
             Status::Won(Side::Light)
