@@ -10,10 +10,12 @@
     )
 )]
 
+mod board;
 mod bot;
 mod count;
 mod flags;
 mod game;
+mod info;
 mod key;
 mod moves;
 mod position;
@@ -23,6 +25,7 @@ mod rules;
 mod square;
 mod variant;
 
+pub use board::{ApplyError, Board, NewBoardError};
 pub use bot::{
     BUDGET_DEFAULT, BUDGET_MAX, Bot, BotError, DEPTH_MAX, LEVEL_TOP, Rung, SearchInfo, Thought,
     WIN, Weights, evaluate, greedy, rung, search,
@@ -34,6 +37,7 @@ pub use game::{
     Game, GameExt, NewFromPositionError, display_entry, display_forfeit, display_move,
     game_from_position,
 };
+pub use info::MoveInfo;
 pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
 pub use position::{Position, PositionCode, PositionError};
