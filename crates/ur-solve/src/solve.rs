@@ -38,7 +38,7 @@ pub struct SolveOptions {
     pub max_sweeps: u32,
     /// Between Bellman sweeps, the equations of the best moves found are
     /// swept until their change falls below this fraction of the last
-    /// Bellman sweep's change (or below the tolerance / 16). Default 1e-2.
+    /// Bellman sweep's change (or below the tolerance / 16). Default 0.1.
     pub policy_depth: f64,
 }
 
@@ -48,7 +48,7 @@ impl Default for SolveOptions {
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             tolerance: 1e-9,
             max_sweeps: 10_000,
-            policy_depth: 1e-2,
+            policy_depth: 0.1,
         }
     }
 }
@@ -196,19 +196,25 @@ impl Solution {
     }
 }
 
-/// The chances of a rule set's rolls, as (roll, probability).
-fn roll_chances(variant: &Variant) -> Vec<(u8, f64)> {
-    variant
+/// The chances of a rule set's rolls that can move a piece, as (roll,
+/// probability), and the chance of a roll of 0, which never can.
+fn roll_chances(variant: &Variant) -> (Vec<(u8, f64)>, f64) {
+    let (moving, still): (Vec<_>, Vec<_>) = variant
         .chances()
         .iter()
         .map(|c| (c.roll, f64::from(c.weight) / f64::from(c.denominator)))
-        .collect()
+        .partition(|&(roll, _)| roll > 0);
+    (moving, still.iter().map(|&(_, p)| p).sum())
 }
 
 struct Solver<'a> {
     index: &'a Index,
     values: &'a [AtomicU64],
+    /// The rolls that can move a piece, with their chances: the per-roll
+    /// words of the solver's records are for these rolls only.
     chances: Vec<(u8, f64)>,
+    /// The chance of a roll that never moves (0), which passes the turn.
+    still: f64,
 }
 
 /// Marks a successor code whose value is one minus the stored one (the
@@ -217,8 +223,14 @@ const FLIP: u32 = 1 << 31;
 /// The code of a roll that allows no move (the turn passes to the
 /// mirror); no successor index reaches 2^30.
 const FORFEIT: u32 = 1 << 30;
-/// Most rolls a rule set has (0..4).
-const ROLLS_MAX: usize = 5;
+/// How many entries ahead a policy sweep prefetches the values it will
+/// read, and how many words ahead a Bellman sweep over the successor lists
+/// does.
+const PREFETCH_ENTRIES: usize = 32;
+const PREFETCH_WORDS: usize = 384;
+
+/// Most rolls that can move a piece (1..4).
+const ROLLS_MAX: usize = 4;
 /// Calls `f(index, state)` for every state of some blocks of a layer, last
 /// index first.
 #[inline(always)]
@@ -251,43 +263,48 @@ impl Solver<'_> {
         }
     }
 
+    /// Asks the processor to bring a successor's value into the cache.
+    #[inline(always)]
+    fn prefetch(&self, code: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(v) = self.values.get((code & !FLIP) as usize) {
+            // SAFETY: a prefetch is only a hint: it reads nothing into the
+            // program and cannot fault; the pointer is to a live value.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    v.as_ptr().cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = code;
+    }
+
     #[inline(always)]
     fn load_code(&self, code: u32) -> f64 {
         let v = self.load(u64::from(code & !FLIP));
         if code & FLIP != 0 { 1.0 - v } else { v }
     }
 
-    /// T(V) at a state that is not over, and the successor each roll's best
-    /// move (or lost turn) leads to.
+    /// T(V) at a state that is not over.
     #[inline(always)]
-    fn bellman(&self, st: State, codes: &mut [u32; ROLLS_MAX]) -> f64 {
+    fn bellman(&self, st: State) -> f64 {
         let ix = self.index;
-        let mut forfeit: Option<(u32, f64)> = None;
-        let mut acc = 0.0f64;
-        for (k, &(roll, p)) in self.chances.iter().enumerate() {
+        let (mut acc, mut lost) = (0.0f64, self.still);
+        for &(roll, p) in &self.chances {
             let mut best = -1.0f64;
-            let mut code = 0u32;
             ix.for_each_move(st, roll, |s| {
                 let i = ix.rank(s.next) as u32;
-                let c = if s.again { i } else { i | FLIP };
-                let v = self.load_code(c);
-                if v > best {
-                    best = v;
-                    code = c;
-                }
+                best = best.max(self.load_code(if s.again { i } else { i | FLIP }));
             });
             if best < 0.0 {
-                let (c, v) = *forfeit.get_or_insert_with(|| {
-                    let c = ix.rank(st.mirror()) as u32 | FLIP;
-                    (c, self.load_code(c))
-                });
-                best = v;
-                code = c;
+                lost += p;
+            } else {
+                acc += p * best;
             }
-            if let Some(slot) = codes.get_mut(k) {
-                *slot = code;
-            }
-            acc += p * best;
+        }
+        if lost > 0.0 {
+            acc += lost * self.load_code(ix.rank(st.mirror()) as u32 | FLIP);
         }
         acc
     }
@@ -296,23 +313,29 @@ impl Solver<'_> {
     /// chance-weighted best move values over the rolls that allow a move,
     /// and the chance of the rolls that allow none (whose value is one
     /// minus the mirror's). `codes` gets each roll's best successor, or
-    /// [`FORFEIT`].
+    /// [`FORFEIT`]. Every successor is also appended to `list` (see
+    /// [`Solver::listed_parts`] for the layout).
     #[inline(always)]
-    fn parts(&self, st: State, codes: &mut [u32; ROLLS_MAX]) -> (f64, f64) {
+    fn parts(&self, st: State, codes: &mut [u32; ROLLS_MAX], list: &mut Vec<u32>) -> (f64, f64) {
         let ix = self.index;
-        let (mut acc, mut lost) = (0.0f64, 0.0f64);
+        let (mut acc, mut lost) = (0.0f64, self.still);
+        let head = list.len();
+        list.push(0);
+        let mut counts = 0u32;
         for (k, &(roll, p)) in self.chances.iter().enumerate() {
             let mut best = -1.0f64;
             let mut code = FORFEIT;
-            ix.for_each_move(st, roll, |s| {
+            let n = ix.for_each_move(st, roll, |s| {
                 let i = ix.rank(s.next) as u32;
                 let c = if s.again { i } else { i | FLIP };
+                list.push(c);
                 let v = self.load_code(c);
                 if v > best {
                     best = v;
                     code = c;
                 }
             });
+            counts |= (n as u32) << (4 * k);
             if best < 0.0 {
                 lost += p;
             } else {
@@ -321,6 +344,43 @@ impl Solver<'_> {
             if let Some(slot) = codes.get_mut(k) {
                 *slot = code;
             }
+        }
+        if let Some(slot) = list.get_mut(head) {
+            *slot = counts;
+        }
+        (acc, lost)
+    }
+
+    /// [`Solver::parts`] from a state's successors as `parts` listed them,
+    /// from `list[*at]` on: a word with each roll's number of moves (four
+    /// bits a roll, roll `k` at bit `4k`), then the successors' codes, roll
+    /// by roll. Moves `*at` past them and stores each roll's best successor
+    /// (or [`FORFEIT`]) in `codes`. No move generation and no ranking: only
+    /// the successors' values are loaded.
+    #[inline(always)]
+    fn listed_parts(&self, list: &[u32], at: &mut usize, codes: &[AtomicU32]) -> (f64, f64) {
+        let (mut acc, mut lost) = (0.0f64, self.still);
+        let counts = list.get(*at).copied().unwrap_or(0);
+        *at += 1;
+        for (k, (slot, &(_, p))) in codes.iter().zip(&self.chances).enumerate() {
+            let n = (counts >> (4 * k) & 0xf) as usize;
+            let moves = list.get(*at..*at + n).unwrap_or(&[]);
+            *at += n;
+            let mut best = -1.0f64;
+            let mut code = FORFEIT;
+            for &c in moves {
+                let v = self.load_code(c);
+                if v > best {
+                    best = v;
+                    code = c;
+                }
+            }
+            if best < 0.0 {
+                lost += p;
+            } else {
+                acc += p * best;
+            }
+            slot.store(code, Ordering::Relaxed);
         }
         (acc, lost)
     }
@@ -355,14 +415,21 @@ impl Solver<'_> {
 
     /// One in-place Bellman sweep over some blocks of a layer (each state
     /// with its mirror), last state first, recording the best successors
-    /// in `entries` (which must have room for them); returns the largest
-    /// change.
+    /// in `entries` (which must have room for them) and every successor in
+    /// `list` (emptied first); returns the largest change.
     #[allow(
         clippy::indexing_slicing,
         reason = "hot path; `e` is `entries[at..at + stride]`, exactly `2 + 2k` long, so \
                   `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
     )]
-    fn full_sweep(&self, blocks: &[Block], a: u8, b: u8, entries: &[AtomicU32]) -> f64 {
+    fn full_sweep(
+        &self,
+        blocks: &[Block],
+        (a, b): (u8, u8),
+        entries: &[AtomicU32],
+        list: &mut Vec<u32>,
+    ) -> f64 {
+        list.clear();
         let k = self.chances.len();
         let stride = 2 + 2 * k;
         let mut change = 0.0f64;
@@ -375,8 +442,8 @@ impl Solver<'_> {
             if a == b && m < i {
                 return;
             }
-            let ps = self.parts(st, &mut cs);
-            let pm = self.parts(mirror, &mut cm);
+            let ps = self.parts(st, &mut cs, list);
+            let pm = self.parts(mirror, &mut cm, list);
             change = change.max(self.settle_pair(i as u32, m as u32, ps, pm));
             if let Some(e) = entries.get(at..at + stride) {
                 e[0].store(i as u32, Ordering::Relaxed);
@@ -396,7 +463,7 @@ impl Solver<'_> {
     /// The parts of a state's equation from its recorded successors.
     #[inline(always)]
     fn recorded_parts(&self, codes: &[AtomicU32]) -> (f64, f64) {
-        let (mut acc, mut lost) = (0.0f64, 0.0f64);
+        let (mut acc, mut lost) = (0.0f64, self.still);
         for (slot, &(_, p)) in codes.iter().zip(&self.chances) {
             let c = slot.load(Ordering::Relaxed);
             if c == FORFEIT {
@@ -417,10 +484,48 @@ impl Solver<'_> {
     )]
     fn policy_sweep(&self, entries: &[AtomicU32]) -> f64 {
         let k = self.chances.len();
+        let stride = 2 + 2 * k;
         let mut change = 0.0f64;
-        for e in entries.chunks_exact(2 + 2 * k) {
+        for (j, e) in entries.chunks_exact(stride).enumerate() {
+            // The values a later entry will read, asked for now: the loads
+            // are scattered over the table, and waiting for them one entry
+            // at a time is most of the sweep's time.
+            let ahead = (j + PREFETCH_ENTRIES) * stride;
+            for c in entries.get(ahead + 2..ahead + stride).unwrap_or(&[]) {
+                self.prefetch(c.load(Ordering::Relaxed));
+            }
             let ps = self.recorded_parts(&e[2..2 + k]);
             let pm = self.recorded_parts(&e[2 + k..]);
+            let s = e[0].load(Ordering::Relaxed);
+            let m = e[1].load(Ordering::Relaxed);
+            change = change.max(self.settle_pair(s, m, ps, pm));
+        }
+        change
+    }
+
+    /// One in-place Bellman sweep over a run of entries from the successors
+    /// [`Solver::full_sweep`] listed for them, recording the best ones
+    /// again; returns the largest change.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `chunks_exact(2 + 2k)` makes every `e` exactly `2 + 2k` long, so \
+                  `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
+    )]
+    fn listed_sweep(&self, entries: &[AtomicU32], list: &[u32]) -> f64 {
+        let k = self.chances.len();
+        let mut change = 0.0f64;
+        let (mut at, mut fetched) = (0, 0);
+        for e in entries.chunks_exact(2 + 2 * k) {
+            // As in `policy_sweep`: the successors some entries on (the
+            // words there may be counts, whose "values" are harmless to
+            // fetch).
+            let upto = (at + PREFETCH_WORDS).min(list.len());
+            for &c in list.get(fetched..upto).unwrap_or(&[]) {
+                self.prefetch(c);
+            }
+            fetched = fetched.max(upto);
+            let ps = self.listed_parts(list, &mut at, &e[2..2 + k]);
+            let pm = self.listed_parts(list, &mut at, &e[2 + k..]);
             let s = e[0].load(Ordering::Relaxed);
             let m = e[1].load(Ordering::Relaxed);
             change = change.max(self.settle_pair(s, m, ps, pm));
@@ -431,9 +536,8 @@ impl Solver<'_> {
     /// max |T(V) − V| over some blocks of a layer.
     fn residual(&self, blocks: &[Block], a: u8, b: u8) -> f64 {
         let mut worst = 0.0f64;
-        let mut codes = [0u32; ROLLS_MAX];
         for_each_state(self.index, blocks, a, b, |i, st| {
-            let r = (self.bellman(st, &mut codes) - self.load(i)).abs();
+            let r = (self.bellman(st) - self.load(i)).abs();
             worst = worst.max(r);
         });
         worst
@@ -649,10 +753,12 @@ pub fn solve(
     let n = usize::try_from(index.len())
         .map_err(|_| SolveError::Options("the table does not fit in memory".to_owned()))?;
     let values: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0.5f64.to_bits())).collect();
+    let (chances, still) = roll_chances(variant);
     let solver = Solver {
         index: &index,
         values: &values,
-        chances: roll_chances(variant),
+        chances,
+        still,
     };
     // Finished games: the mover has won (all home) or lost.
     for a in 0..=p {
@@ -706,6 +812,9 @@ pub fn solve(
     let entries_len = usize::try_from(largest * stride as u64)
         .map_err(|_| SolveError::Options("the table does not fit in memory".to_owned()))?;
     let entries: Vec<AtomicU32> = (0..entries_len).map(|_| AtomicU32::new(0)).collect();
+    // Every successor of every state of the pair being solved, one list a
+    // chunk (about 5 words a state).
+    let mut lists: Vec<Vec<u32>> = Vec::new();
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let halves: Vec<(u8, u8)> = if a == b {
             vec![(a, b)]
@@ -727,6 +836,7 @@ pub fn solve(
         // Each chunk records the pairs it settles in its own run of
         // entries.
         let mut runs = Vec::with_capacity(chunks.len());
+        lists.resize_with(chunks.len(), Vec::new);
         let mut at = 0usize;
         for &(x, y, c) in &chunks {
             let mut n = 0usize;
@@ -741,11 +851,23 @@ pub fn solve(
         let entries = entries.get(..at).unwrap_or(&[]);
         let mut sweep = 0u32;
         loop {
-            // A Bellman sweep, which also fixes each state's best moves.
+            // A Bellman sweep, which also fixes each state's best moves:
+            // the first generates the moves and lists every successor, the
+            // others read the lists.
             sweep += 1;
-            let work: Vec<_> = chunks.iter().zip(runs.iter().cloned()).collect();
-            let change = par_max(work, |(&(x, y, c), run)| {
-                solver.full_sweep(c, x, y, entries.get(run).unwrap_or(&[]))
+            let work: Vec<_> = chunks
+                .iter()
+                .zip(runs.iter().cloned())
+                .zip(lists.iter_mut())
+                .collect();
+            let first = sweep == 1;
+            let change = par_max(work, |((&(x, y, c), run), list)| {
+                let entries = entries.get(run).unwrap_or(&[]);
+                if first {
+                    solver.full_sweep(c, (x, y), entries, list)
+                } else {
+                    solver.listed_sweep(entries, list)
+                }
             });
             stats.sweeps += halves.len() as u64;
             stats.updates += size;
