@@ -53,6 +53,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             "--depth" => {
                 options.policy_depth = args.next().ok_or("--depth wants a number")?.parse()?
             }
+            "--list-mib" => {
+                let mib: u64 = args.next().ok_or("--list-mib wants a number")?.parse()?;
+                options.list_bytes = mib << 20;
+            }
             "--out" => out = Some(args.next().ok_or("--out wants a path")?),
             "--f32" => value_type = ValueType::F32,
             _ if arg.starts_with("--") => return Err(format!("unknown option {arg}").into()),
@@ -65,8 +69,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("rules: {} ({})", variant, variant.describe());
     println!(
-        "threads: {}, tolerance: {:e}",
-        options.threads, options.tolerance
+        "threads: {}, tolerance: {:e}, successor lists: {} MiB",
+        options.threads,
+        options.tolerance,
+        options.list_bytes >> 20
     );
     let wall = Instant::now();
     let mut last = 0.0f64;

@@ -40,6 +40,14 @@ pub struct SolveOptions {
     /// swept until their change falls below this fraction of the last
     /// Bellman sweep's change (or below the tolerance / 16). Default 0.1.
     pub policy_depth: f64,
+    /// Memory, in bytes, for listing the successors of the layer pair
+    /// being solved. The first Bellman sweep of a pair lists the successors
+    /// of its states (about 60 bytes a state) until this is used up; later
+    /// Bellman sweeps read the listed ones instead of generating and
+    /// ranking their moves again, which makes them several times quicker.
+    /// The rest are generated on every sweep. Default 4 GiB, which lists
+    /// every state of finkel and about half of the largest masters pair.
+    pub list_bytes: u64,
 }
 
 impl Default for SolveOptions {
@@ -49,6 +57,7 @@ impl Default for SolveOptions {
             tolerance: 1e-9,
             max_sweeps: 10_000,
             policy_depth: 0.1,
+            list_bytes: 4 << 30,
         }
     }
 }
@@ -231,6 +240,18 @@ const PREFETCH_WORDS: usize = 384;
 
 /// Most rolls that can move a piece (1..4).
 const ROLLS_MAX: usize = 4;
+/// Most words a pair takes in a successor list: a counts word and at most
+/// seven moves a roll, for the state and its mirror.
+const PAIR_WORDS_MAX: usize = 2 * (1 + 7 * ROLLS_MAX);
+
+/// The successors listed by a chunk's first Bellman sweep of a pair: those
+/// of its first `pairs` pairs, in the order of its entries (see
+/// [`Solver::listed_parts`] for the layout), in at most `room` words.
+struct Listed {
+    words: Vec<u32>,
+    pairs: usize,
+    room: usize,
+}
 /// Calls `f(index, state)` for every state of some blocks of a layer, last
 /// index first.
 #[inline(always)]
@@ -313,14 +334,21 @@ impl Solver<'_> {
     /// chance-weighted best move values over the rolls that allow a move,
     /// and the chance of the rolls that allow none (whose value is one
     /// minus the mirror's). `codes` gets each roll's best successor, or
-    /// [`FORFEIT`]. Every successor is also appended to `list` (see
-    /// [`Solver::listed_parts`] for the layout).
+    /// [`FORFEIT`]. With a `list`, every successor is also appended to it
+    /// (see [`Solver::listed_parts`] for the layout).
     #[inline(always)]
-    fn parts(&self, st: State, codes: &mut [u32; ROLLS_MAX], list: &mut Vec<u32>) -> (f64, f64) {
+    fn parts(
+        &self,
+        st: State,
+        codes: &mut [u32; ROLLS_MAX],
+        mut list: Option<&mut Vec<u32>>,
+    ) -> (f64, f64) {
         let ix = self.index;
         let (mut acc, mut lost) = (0.0f64, self.still);
-        let head = list.len();
-        list.push(0);
+        let head = list.as_ref().map(|list| list.len());
+        if let Some(list) = list.as_mut() {
+            list.push(0);
+        }
         let mut counts = 0u32;
         for (k, &(roll, p)) in self.chances.iter().enumerate() {
             let mut best = -1.0f64;
@@ -328,7 +356,9 @@ impl Solver<'_> {
             let n = ix.for_each_move(st, roll, |s| {
                 let i = ix.rank(s.next) as u32;
                 let c = if s.again { i } else { i | FLIP };
-                list.push(c);
+                if let Some(list) = list.as_mut() {
+                    list.push(c);
+                }
                 let v = self.load_code(c);
                 if v > best {
                     best = v;
@@ -345,7 +375,9 @@ impl Solver<'_> {
                 *slot = code;
             }
         }
-        if let Some(slot) = list.get_mut(head) {
+        if let (Some(list), Some(head)) = (list, head)
+            && let Some(slot) = list.get_mut(head)
+        {
             *slot = counts;
         }
         (acc, lost)
@@ -413,37 +445,51 @@ impl Solver<'_> {
         (vs - old_s).abs().max((vm - old_m).abs())
     }
 
-    /// One in-place Bellman sweep over some blocks of a layer (each state
-    /// with its mirror), last state first, recording the best successors
-    /// in `entries` (which must have room for them) and every successor in
-    /// `list` (emptied first); returns the largest change.
+    /// The first in-place Bellman sweep of a pair over some blocks of a
+    /// layer (each state with its mirror), last state first: records each
+    /// pair and its best successors in `entries` (which must have room for
+    /// them), and lists the pairs' successors in `listed` while it has room
+    /// for them; returns the largest change.
     #[allow(
         clippy::indexing_slicing,
         reason = "hot path; `e` is `entries[at..at + stride]`, exactly `2 + 2k` long, so \
                   `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
     )]
-    fn full_sweep(
+    fn first_sweep(
         &self,
         blocks: &[Block],
         (a, b): (u8, u8),
         entries: &[AtomicU32],
-        list: &mut Vec<u32>,
+        listed: &mut Listed,
     ) -> f64 {
-        list.clear();
+        listed.words.clear();
+        listed.pairs = 0;
         let k = self.chances.len();
         let stride = 2 + 2 * k;
         let mut change = 0.0f64;
         let mut cs = [0u32; ROLLS_MAX];
         let mut cm = [0u32; ROLLS_MAX];
         let mut at = 0;
+        let mut full = false;
         for_each_state(self.index, blocks, a, b, |i, st| {
             let mirror = st.mirror();
             let m = self.index.rank(mirror);
             if a == b && m < i {
                 return;
             }
-            let ps = self.parts(st, &mut cs, list);
-            let pm = self.parts(mirror, &mut cm, list);
+            full = full || listed.words.len() + PAIR_WORDS_MAX > listed.room;
+            let (ps, pm) = if full {
+                (
+                    self.parts(st, &mut cs, None),
+                    self.parts(mirror, &mut cm, None),
+                )
+            } else {
+                listed.pairs += 1;
+                (
+                    self.parts(st, &mut cs, Some(&mut listed.words)),
+                    self.parts(mirror, &mut cm, Some(&mut listed.words)),
+                )
+            };
             change = change.max(self.settle_pair(i as u32, m as u32, ps, pm));
             if let Some(e) = entries.get(at..at + stride) {
                 e[0].store(i as u32, Ordering::Relaxed);
@@ -503,31 +549,50 @@ impl Solver<'_> {
         change
     }
 
-    /// One in-place Bellman sweep over a run of entries from the successors
-    /// [`Solver::full_sweep`] listed for them, recording the best ones
-    /// again; returns the largest change.
+    /// A later in-place Bellman sweep over a run of entries: the listed
+    /// pairs from their lists, the others by generating their moves again;
+    /// records the best successors anew and returns the largest change.
     #[allow(
         clippy::indexing_slicing,
         reason = "hot path; `chunks_exact(2 + 2k)` makes every `e` exactly `2 + 2k` long, so \
                   `e[0]`, `e[1]`, `e[2..2 + k]` and `e[2 + k..]` are in bounds"
     )]
-    fn listed_sweep(&self, entries: &[AtomicU32], list: &[u32]) -> f64 {
+    fn bellman_sweep(&self, entries: &[AtomicU32], listed: &Listed) -> f64 {
         let k = self.chances.len();
+        let list = &listed.words[..];
         let mut change = 0.0f64;
         let (mut at, mut fetched) = (0, 0);
-        for e in entries.chunks_exact(2 + 2 * k) {
-            // As in `policy_sweep`: the successors some entries on (the
-            // words there may be counts, whose "values" are harmless to
-            // fetch).
-            let upto = (at + PREFETCH_WORDS).min(list.len());
-            for &c in list.get(fetched..upto).unwrap_or(&[]) {
-                self.prefetch(c);
-            }
-            fetched = fetched.max(upto);
-            let ps = self.listed_parts(list, &mut at, &e[2..2 + k]);
-            let pm = self.listed_parts(list, &mut at, &e[2 + k..]);
+        let mut cs = [0u32; ROLLS_MAX];
+        let mut cm = [0u32; ROLLS_MAX];
+        for (j, e) in entries.chunks_exact(2 + 2 * k).enumerate() {
             let s = e[0].load(Ordering::Relaxed);
             let m = e[1].load(Ordering::Relaxed);
+            let (ps, pm) = if j < listed.pairs {
+                // As in `policy_sweep`: the successors some entries on
+                // (the words there may be counts, whose "values" are
+                // harmless to fetch).
+                let upto = (at + PREFETCH_WORDS).min(list.len());
+                for &c in list.get(fetched..upto).unwrap_or(&[]) {
+                    self.prefetch(c);
+                }
+                fetched = fetched.max(upto);
+                (
+                    self.listed_parts(list, &mut at, &e[2..2 + k]),
+                    self.listed_parts(list, &mut at, &e[2 + k..]),
+                )
+            } else {
+                let Some(st) = self.index.unrank(u64::from(s)) else {
+                    continue;
+                };
+                let parts = (
+                    self.parts(st, &mut cs, None),
+                    self.parts(st.mirror(), &mut cm, None),
+                );
+                for (slot, &c) in e[2..].iter().zip(cs.iter().take(k).chain(&cm)) {
+                    slot.store(c, Ordering::Relaxed);
+                }
+                parts
+            };
             change = change.max(self.settle_pair(s, m, ps, pm));
         }
         change
@@ -812,9 +877,8 @@ pub fn solve(
     let entries_len = usize::try_from(largest * stride as u64)
         .map_err(|_| SolveError::Options("the table does not fit in memory".to_owned()))?;
     let entries: Vec<AtomicU32> = (0..entries_len).map(|_| AtomicU32::new(0)).collect();
-    // Every successor of every state of the pair being solved, one list a
-    // chunk (about 5 words a state).
-    let mut lists: Vec<Vec<u32>> = Vec::new();
+    // The successors of the pair being solved, one list a chunk.
+    let mut lists: Vec<Listed> = Vec::new();
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let halves: Vec<(u8, u8)> = if a == b {
             vec![(a, b)]
@@ -836,7 +900,16 @@ pub fn solve(
         // Each chunk records the pairs it settles in its own run of
         // entries.
         let mut runs = Vec::with_capacity(chunks.len());
-        lists.resize_with(chunks.len(), Vec::new);
+        let room = usize::try_from(options.list_bytes / 4 / chunks.len().max(1) as u64)
+            .unwrap_or(usize::MAX);
+        lists.resize_with(chunks.len(), || Listed {
+            words: Vec::new(),
+            pairs: 0,
+            room: 0,
+        });
+        for listed in &mut lists {
+            listed.room = room;
+        }
         let mut at = 0usize;
         for &(x, y, c) in &chunks {
             let mut n = 0usize;
@@ -861,12 +934,12 @@ pub fn solve(
                 .zip(lists.iter_mut())
                 .collect();
             let first = sweep == 1;
-            let change = par_max(work, |((&(x, y, c), run), list)| {
+            let change = par_max(work, |((&(x, y, c), run), listed)| {
                 let entries = entries.get(run).unwrap_or(&[]);
                 if first {
-                    solver.full_sweep(c, (x, y), entries, list)
+                    solver.first_sweep(c, (x, y), entries, listed)
                 } else {
-                    solver.listed_sweep(entries, list)
+                    solver.bellman_sweep(entries, listed)
                 }
             });
             stats.sweeps += halves.len() as u64;
