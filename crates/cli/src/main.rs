@@ -151,6 +151,7 @@ fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
         mode,
         human: Side::from(a.side),
         bot,
+        table: a.table.clone(),
         first: a.first.map(Side::from),
         seed,
         record: a.record.clone(),

@@ -36,6 +36,8 @@ pub struct Options<E: Engine> {
     pub human: Side,
     /// The bot.
     pub bot: E::Bot,
+    /// The solved table a `level perfect` command plays from, when given.
+    pub table: Option<PathBuf>,
     /// Who moves first (thrown for, or the rules', when `None`).
     pub first: Option<Side>,
     /// The seed of the first game.
@@ -123,7 +125,7 @@ const HELP: &str = "commands:
   route (r)         show the route
   undo (u)          take back your last move
   new (n)           a new game, with the next seed
-  level N           change the bot's level
+  level N           change the bot's level (1 to top, top; for ur `perfect` with --table)
   save FILE         write the record now
   resign            give the game up
   help (h, ?)       this
@@ -307,16 +309,25 @@ impl<E: Engine> Session<'_, E> {
                     }
                 }
             }
-            "level" => match E::bot(rest, self.game.variant(), "level") {
-                Ok(bot) => {
-                    self.opts.bot = bot;
-                    self.say(&format!(
-                        "the bot now plays at level {}.",
-                        E::bot_name(&self.opts.bot)
-                    ))?;
+            "level" => {
+                let table = self.opts.table.as_deref();
+                match E::bot_with_table(rest, self.game.variant(), "level", table) {
+                    Ok(bot) => {
+                        self.opts.bot = bot;
+                        self.say(&format!(
+                            "the bot now plays at level {}.",
+                            E::bot_name(&self.opts.bot)
+                        ))?;
+                    }
+                    Err(Failure::Refused(r)) => {
+                        self.say(&style.paint(&format!("refused: {r}"), Paint::Warn))?;
+                    }
+                    Err(Failure::Usage(why)) => {
+                        self.say(&style.paint(&format!("refused: {why}"), Paint::Warn))?;
+                    }
+                    Err(e @ Failure::Io(_)) => return Err(e),
                 }
-                Err(r) => self.say(&style.paint(&format!("refused: {r}"), Paint::Warn))?,
-            },
+            }
             _ => self.play_text(line)?,
         }
         Ok(true)

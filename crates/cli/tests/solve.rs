@@ -278,3 +278,59 @@ fn perfect_level_errors() {
     // A seven-piece record against a two-piece table.
     refused(&race(&["analyse", &ur, "--table", &table]), "wrong_rules");
 }
+
+/// Runs `race` with `input` on stdin (a scripted game through a pipe).
+fn race_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_race"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("race runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(input.as_bytes()).expect("script written");
+    }
+    let output = child.wait_with_output().expect("race ends");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        out: String::from_utf8_lossy(&output.stdout).into_owned(),
+        err: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn the_level_command_switches_to_perfect_with_a_table() {
+    let dir = Scratch::new("level");
+    let (table, _) = solve_into(&dir, FINKEL2, &[], "f2");
+    let args = [
+        "play", "ur", "--rules", FINKEL2, "--seed", "lvl", "--ascii", "--level", "1",
+    ];
+    let with: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(["--table", table.as_str()])
+        .collect();
+    let run = race_with_input(&with, "level perfect\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out.contains("the bot now plays at level perfect."),
+        "{}",
+        run.out
+    );
+    // Without a table the command is refused and the game goes on.
+    let run = race_with_input(&args, "level perfect\nlevel 2\nquit\n");
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out
+            .contains("refused: level perfect needs --table PATH"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains("the bot now plays at level 2."),
+        "{}",
+        run.out
+    );
+}
