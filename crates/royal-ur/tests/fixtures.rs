@@ -40,7 +40,11 @@ fn records_replay_and_their_summaries_hold() {
             "home": [game.home(Side::Light), game.home(Side::Dark)],
             "next": game.side().zip(game.roll()).map(|(s, r)| format!("{s} rolls {r}")),
         });
-        insta::assert_json_snapshot!(summary);
+        // Keys sorted, whichever order serde_json keeps them in (a workspace
+        // build turns on its preserve_order for the command-line tool).
+        insta::with_settings!({sort_maps => true}, {
+            insta::assert_json_snapshot!(summary);
+        });
     });
     assert!(seen >= 40, "only {seen} fixtures");
 }
@@ -63,7 +67,11 @@ fn broken_records_fail_with_the_exact_error() {
             "ply": err.ply(),
             "message": err.to_string(),
         });
-        insta::assert_json_snapshot!(error);
+        // Keys sorted, whichever order serde_json keeps them in (a workspace
+        // build turns on its preserve_order for the command-line tool).
+        insta::with_settings!({sort_maps => true}, {
+            insta::assert_json_snapshot!(error);
+        });
     });
     assert!(seen >= 10, "only {seen} broken fixtures");
 }

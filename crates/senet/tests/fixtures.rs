@@ -30,7 +30,11 @@ fn records_replay() {
             "roll_in_hand": game.roll(),
             "last": game.log().last().map(|e| e.mv.map_or("-".to_owned(), |m| m.to_string())),
         });
-        insta::assert_json_snapshot!(summary);
+        // Keys sorted, whichever order serde_json keeps them in (a workspace
+        // build turns on its preserve_order for the command-line tool).
+        insta::with_settings!({sort_maps => true}, {
+            insta::assert_json_snapshot!(summary);
+        });
     });
 }
 
@@ -48,6 +52,10 @@ fn broken_records_are_refused() {
             "ply": error.ply(),
             "message": error.to_string(),
         });
-        insta::assert_json_snapshot!(summary);
+        // Keys sorted, whichever order serde_json keeps them in (a workspace
+        // build turns on its preserve_order for the command-line tool).
+        insta::with_settings!({sort_maps => true}, {
+            insta::assert_json_snapshot!(summary);
+        });
     });
 }
