@@ -19,8 +19,9 @@ pub struct Refused {
     pub line: Option<u32>,
     /// The ply of the game, counted from 0.
     pub ply: Option<u32>,
-    /// Anything more a program may want (the text refused, the move ...).
-    pub detail: Map<String, Value>,
+    /// Anything more a program may want (the text refused, the move ...),
+    /// boxed so that a `Result<_, Refused>` stays small.
+    pub detail: Box<Map<String, Value>>,
     /// What was refused: a file name, `--position`, `standard input` ...
     pub input: String,
     /// A lowercase sentence saying what was wrong.
@@ -39,7 +40,7 @@ impl Refused {
             why: None,
             line: None,
             ply: None,
-            detail: Map::new(),
+            detail: Box::default(),
             input: input.into(),
             message: message.into(),
         }
