@@ -305,6 +305,10 @@ pub struct SolveArgs {
     /// Threads to sweep with (the machine's cores by default).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// Memory in MiB for lists of successors that speed up the sweeps
+    /// (4096 by default; less lowers the peak memory and costs time).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
+    pub list_mib: Option<u32>,
     /// Store the values as 32-bit floats (the default: half the size).
     #[arg(long, conflicts_with = "f64")]
     pub f32: bool,

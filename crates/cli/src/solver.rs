@@ -90,6 +90,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     if let Some(t) = a.threads {
         opts.threads = usize::from(t);
     }
+    if let Some(mib) = a.list_mib {
+        opts.list_bytes = u64::from(mib) << 20;
+    }
     let started = Instant::now();
     let bar = progress_bar();
     let solved = ur_solve::solve(&variant, &opts, |p| show(&bar, p));

@@ -120,6 +120,24 @@ fn solve_two_pieces_matches_the_published_chance() {
     let first = v["first_mover"].as_f64().expect("first_mover");
     assert!((first * 100.0 - 51.858).abs() <= 0.0015, "{first}");
     assert!(v["residual"].as_f64().expect("residual") < 1e-8);
+    // With no memory for successor lists the sweeps generate every move,
+    // and reach the same chance.
+    let (_, run) = solve_into(&dir, FINKEL2, &["--json", "--list-mib", "0"], "s3");
+    let v = json(&run.out);
+    let unlisted = v["first_mover"].as_f64().expect("first_mover");
+    assert!(
+        (unlisted - first).abs() < 1e-9,
+        "{unlisted} against {first}"
+    );
+    let bad = race(&[
+        "solve",
+        "finkel",
+        "--list-mib",
+        "-1",
+        "--out",
+        &dir.path("x"),
+    ]);
+    assert_eq!(bad.code, 2, "{}", bad.err);
 }
 
 #[test]
