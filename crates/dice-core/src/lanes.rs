@@ -5,15 +5,12 @@
 //! only in the last digit of the throw number. One compression is a long
 //! chain of dependent rounds, so hashing throws one at a time leaves most of
 //! the processor idle. With the x86 SHA extensions the ten blocks are made
-//! in registers and their rounds interleaved [`LANES`] at a time, which
+//! in registers and their rounds interleaved two at a time, which
 //! hashes the ten in well under ten times the cost of one. Elsewhere, or on a
 //! processor without the extensions, the blocks go through `sha2` one after
 //! another; both paths give the same words, which the tests check.
 
 use sha2::block_api::compress256;
-
-/// How many blocks are compressed together.
-const LANES: usize = 2;
 
 /// A 64-byte block as sixteen big-endian words, in groups of four (the
 /// order the SHA instructions take them).
@@ -81,7 +78,11 @@ mod x86 {
         _mm_sha256msg1_epu32, _mm_sha256msg2_epu32, _mm_sha256rnds2_epu32, _mm_shuffle_epi32,
     };
 
-    use super::{Block, LANES};
+    use super::Block;
+
+    /// How many blocks are compressed together: two keep every lane's
+    /// state and message words in the sixteen vector registers.
+    const LANES: usize = 2;
 
     /// The SHA-256 round constants.
     const K: [u32; 64] = [
