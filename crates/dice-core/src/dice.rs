@@ -46,7 +46,7 @@ pub(crate) struct SeedHash {
 }
 
 /// The SHA-256 initial state.
-const SHA256_INIT: [u32; 8] = [
+pub(crate) const SHA256_INIT: [u32; 8] = [
     0x6a09_e667,
     0xbb67_ae85,
     0x3c6e_f372,

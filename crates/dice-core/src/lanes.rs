@@ -251,16 +251,7 @@ mod tests {
 
     #[test]
     fn a_decade_is_ten_sha2_compressions() {
-        let mut state = [
-            0x6a09_e667,
-            0xbb67_ae85,
-            0x3c6e_f372,
-            0xa54f_f53a,
-            0x510e_527f,
-            0x9b05_688c,
-            0x1f83_d9ab,
-            0x5be0_cd19,
-        ];
+        let mut state = crate::dice::SHA256_INIT;
         for seed in 0..300 {
             let base = block(seed);
             // A one at some byte (a last digit), and a step with every word
