@@ -317,9 +317,17 @@ impl Index {
         self.theirs_in_mine[self.compress_shared(theirs)]
     }
 
-    /// The index of a state. The state must be valid: pieces on steps
-    /// 1..=len only, no shared cell held twice, and at most `pieces` a side
-    /// on the board and home together (check with [`Index::is_valid`]).
+    /// The index of a state, or `None` for a state the index does not hold
+    /// (see [`Index::is_valid`]).
+    #[must_use]
+    pub fn rank(&self, st: State) -> Option<u64> {
+        self.is_valid(st).then(|| self.rank_valid(st))
+    }
+
+    /// The index of a state that is valid: pieces on steps 1..=len only, no
+    /// shared cell held twice, and at most `pieces` a side on the board and
+    /// home together. Anything else may index out of the tables and panic;
+    /// [`Index::rank`] checks first.
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in
@@ -337,7 +345,7 @@ impl Index {
         clippy::indexing_slicing,
         reason = "hot path; every index is in bounds for a valid state (proof above)"
     )]
-    pub fn rank(&self, st: State) -> u64 {
+    pub(crate) fn rank_valid(&self, st: State) -> u64 {
         let l = self.layer(st.my_home, st.their_home);
         let shm = self.compress_shared(st.mine);
         let sht = self.compress_shared(st.theirs);
@@ -534,7 +542,7 @@ impl Index {
     ///
     /// As [`Index::state`].
     pub fn rank_position(&self, position: &Position) -> Result<u64, LookupError> {
-        self.state(position).map(|st| self.rank(st))
+        self.state(position).map(|st| self.rank_valid(st))
     }
 
     /// How many private cells each side has.
@@ -603,7 +611,7 @@ mod tests {
             for i in 0..ix.len() {
                 let st = ix.unrank(i).unwrap();
                 assert!(ix.is_valid(st), "{v} {i} {st:?}");
-                assert_eq!(ix.rank(st), i, "{v} {st:?}");
+                assert_eq!(ix.rank(st), Some(i), "{v} {st:?}");
                 let pos = ix.position(st, Side::Dark);
                 assert!(pos.is_consistent(v.pieces()));
                 assert_eq!(ix.state(&pos).unwrap(), st);
@@ -632,7 +640,7 @@ mod tests {
                                     my_home: a,
                                     their_home: b,
                                 };
-                                assert_eq!(ix.rank(st), i);
+                                assert_eq!(ix.rank(st), Some(i));
                                 i += 1;
                             }
                         }
@@ -688,5 +696,62 @@ mod tests {
             my_home: 0,
             their_home: 0
         }));
+    }
+
+    /// `rank` takes any state a caller can build: it answers `None` for
+    /// every state the index does not hold, never panics, and an answer
+    /// unranks back to the state.
+    #[test]
+    fn rank_answers_any_state_without_panicking() {
+        for v in [
+            Variant::FINKEL.with_pieces(3).unwrap(),
+            Variant::MASTERS.with_pieces(2).unwrap(),
+        ] {
+            let ix = Index::new(&v);
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            let (mut held, mut refused) = (0, 0);
+            for _ in 0..200_000 {
+                // Held states with one field disturbed, and random ones.
+                let r = next();
+                let st = match ix.unrank(r % ix.len()) {
+                    Some(mut st) if r & 1 == 0 => {
+                        match (r >> 1) % 4 {
+                            0 => st.mine ^= 1 << ((r >> 8) % 32),
+                            1 => st.theirs ^= 1 << ((r >> 8) % 32),
+                            2 => st.my_home = st.my_home.wrapping_add((r >> 8) as u8 % 3),
+                            _ => {}
+                        }
+                        st
+                    }
+                    _ => State {
+                        mine: next() as u32 & next() as u32,
+                        theirs: next() as u32 & next() as u32,
+                        my_home: (r >> 8) as u8 % 12,
+                        their_home: (r >> 16) as u8 % 12,
+                    },
+                };
+                match ix.rank(st) {
+                    Some(i) => {
+                        assert!(ix.is_valid(st));
+                        assert_eq!(ix.unrank(i), Some(st), "{v} {st:?}");
+                        held += 1;
+                    }
+                    None => {
+                        assert!(!ix.is_valid(st));
+                        refused += 1;
+                    }
+                }
+            }
+            assert!(
+                held > 100 && refused > 100,
+                "{v}: {held} held, {refused} refused"
+            );
+        }
     }
 }

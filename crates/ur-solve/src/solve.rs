@@ -139,9 +139,10 @@ pub trait WinChances {
     /// The value at an index (0.0 past the end).
     fn value_at(&self, index: u64) -> f64;
 
-    /// The chance that the side to move wins a state, before it throws.
-    fn state_value(&self, st: State) -> f64 {
-        self.value_at(self.index().rank(st))
+    /// The chance that the side to move wins a state, before it throws;
+    /// `None` for a state the index does not hold.
+    fn state_value(&self, st: State) -> Option<f64> {
+        self.index().rank(st).map(|i| self.value_at(i))
     }
 
     /// The chance that the side to move in `position` wins, before it
@@ -152,7 +153,10 @@ pub trait WinChances {
     /// [`LookupError::Inconsistent`] when the position does not fit the
     /// rule set.
     fn win_chance(&self, position: &Position) -> Result<f64, LookupError> {
-        self.index().state(position).map(|st| self.state_value(st))
+        let index = self.index();
+        index
+            .state(position)
+            .map(|st| self.value_at(index.rank_valid(st)))
     }
 
     /// The rule set.
@@ -315,7 +319,7 @@ impl Solver<'_> {
         for &(roll, p) in &self.chances {
             let mut best = -1.0f64;
             ix.for_each_move(st, roll, |s| {
-                let i = ix.rank(s.next) as u32;
+                let i = ix.rank_valid(s.next) as u32;
                 best = best.max(self.load_code(if s.again { i } else { i | FLIP }));
             });
             if best < 0.0 {
@@ -325,7 +329,7 @@ impl Solver<'_> {
             }
         }
         if lost > 0.0 {
-            acc += lost * self.load_code(ix.rank(st.mirror()) as u32 | FLIP);
+            acc += lost * self.load_code(ix.rank_valid(st.mirror()) as u32 | FLIP);
         }
         acc
     }
@@ -354,7 +358,7 @@ impl Solver<'_> {
             let mut best = -1.0f64;
             let mut code = FORFEIT;
             let n = ix.for_each_move(st, roll, |s| {
-                let i = ix.rank(s.next) as u32;
+                let i = ix.rank_valid(s.next) as u32;
                 let c = if s.again { i } else { i | FLIP };
                 if let Some(list) = list.as_mut() {
                     list.push(c);
@@ -473,7 +477,7 @@ impl Solver<'_> {
         let mut full = false;
         for_each_state(self.index, blocks, a, b, |i, st| {
             let mirror = st.mirror();
-            let m = self.index.rank(mirror);
+            let m = self.index.rank_valid(mirror);
             if a == b && m < i {
                 return;
             }
@@ -914,7 +918,7 @@ pub fn solve(
         for &(x, y, c) in &chunks {
             let mut n = 0usize;
             for_each_state(&index, c, x, y, |i, st| {
-                if x != y || index.rank(st.mirror()) >= i {
+                if x != y || index.rank_valid(st.mirror()) >= i {
                     n += 1;
                 }
             });
