@@ -1,50 +1,11 @@
 //! Runs the built `race` binary: every subcommand, every exit code, the JSON
 //! shapes (snapshotted), scripted interactive games, and hostile input.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
+mod common;
 
-fn race_in(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_race"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("race runs");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The program may stop reading early (quit); a closed pipe is fine.
-        let _ = pipe.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("race finishes");
-    let _ = writer.join();
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        out: String::from_utf8_lossy(&output.stdout).into_owned(),
-        err: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        !run.err.contains("panicked") && !run.err.contains("internal error"),
-        "race {args:?} panicked: {}",
-        run.err
-    );
-    run
-}
-
-fn race(args: &[&str]) -> Run {
-    race_in(args, b"", &[])
-}
+use common::{Run, race, race_in};
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,23 +1,12 @@
 //! `race soak` from the outside: a few games of each game pass with their
 //! totals on stdout, and a bad flag is a usage error.
 
-use std::process::Command;
+mod common;
 
+/// `race` run as (exit code, stdout, stderr).
 fn race(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_race"))
-        .args(args)
-        .output()
-        .expect("race runs");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        !err.contains("panicked") && !err.contains("internal error"),
-        "race {args:?} panicked: {err}"
-    );
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        err,
-    )
+    let run = common::race(args);
+    (run.code, run.out, run.err)
 }
 
 /// The number before `word` in a totals line.

@@ -2,35 +2,14 @@
 //! small enough to solve in a moment in a debug build.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
+mod common;
 
-fn race(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_race"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("race runs");
-    let run = Run {
-        code: output.status.code().unwrap_or(-1),
-        out: String::from_utf8_lossy(&output.stdout).into_owned(),
-        err: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(
-        !run.err.contains("panicked") && !run.err.contains("internal error"),
-        "race {args:?} panicked: {}",
-        run.err
-    );
-    run
-}
+use common::{Run, race, race_in};
 
 /// A refusal: exit 1 and one line on stderr naming the code.
 fn refused(run: &Run, code: &str) {
@@ -297,27 +276,6 @@ fn perfect_level_errors() {
     refused(&race(&["analyse", &ur, "--table", &table]), "wrong_rules");
 }
 
-/// Runs `race` with `input` on stdin (a scripted game through a pipe).
-fn race_with_input(args: &[&str], input: &str) -> Run {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_race"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("race runs");
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin.write_all(input.as_bytes()).expect("script written");
-    }
-    let output = child.wait_with_output().expect("race ends");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        out: String::from_utf8_lossy(&output.stdout).into_owned(),
-        err: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 #[test]
 fn the_level_command_switches_to_perfect_with_a_table() {
     let dir = Scratch::new("level");
@@ -330,7 +288,7 @@ fn the_level_command_switches_to_perfect_with_a_table() {
         .copied()
         .chain(["--table", table.as_str()])
         .collect();
-    let run = race_with_input(&with, "level perfect\nquit\n");
+    let run = race_in(&with, b"level perfect\nquit\n", &[]);
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(
         run.out.contains("the bot now plays at level perfect."),
@@ -338,7 +296,7 @@ fn the_level_command_switches_to_perfect_with_a_table() {
         run.out
     );
     // Without a table the command is refused and the game goes on.
-    let run = race_with_input(&args, "level perfect\nlevel 2\nquit\n");
+    let run = race_in(&args, b"level perfect\nlevel 2\nquit\n", &[]);
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(
         run.out
