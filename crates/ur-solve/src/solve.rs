@@ -926,6 +926,17 @@ pub fn solve(
             at += n * stride;
         }
         let entries = entries.get(..at).unwrap_or(&[]);
+        let sweeping = |sweep, change| Progress {
+            stage: Stage::Sweeping,
+            layer: (a, b),
+            pairs_done: k,
+            pairs: pairs.len(),
+            sweep,
+            change,
+            states_done: done,
+            states: index.len(),
+            elapsed: started.elapsed().as_secs_f64(),
+        };
         let mut sweep = 0u32;
         loop {
             // A Bellman sweep, which also fixes each state's best moves:
@@ -948,17 +959,7 @@ pub fn solve(
             });
             stats.sweeps += halves.len() as u64;
             stats.updates += size;
-            progress(&Progress {
-                stage: Stage::Sweeping,
-                layer: (a, b),
-                pairs_done: k,
-                pairs: pairs.len(),
-                sweep,
-                change,
-                states_done: done,
-                states: index.len(),
-                elapsed: started.elapsed().as_secs_f64(),
-            });
+            progress(&sweeping(sweep, change));
             if change < options.tolerance {
                 break;
             }
@@ -978,17 +979,7 @@ pub fn solve(
             stats.policy_updates += u64::from(done_sweeps.0) * size;
             sweep += done_sweeps.0;
             stats.policy_sweeps += u64::from(done_sweeps.0);
-            progress(&Progress {
-                stage: Stage::Sweeping,
-                layer: (a, b),
-                pairs_done: k,
-                pairs: pairs.len(),
-                sweep,
-                change: done_sweeps.1,
-                states_done: done,
-                states: index.len(),
-                elapsed: started.elapsed().as_secs_f64(),
-            });
+            progress(&sweeping(sweep, done_sweeps.1));
         }
         stats.max_pair_sweeps = stats.max_pair_sweeps.max(sweep);
         done += size;
