@@ -237,6 +237,21 @@ impl<R: Rules> PlayError<R> {
             PlayError::Refused { refusal, .. } => refusal.code(),
         }
     }
+
+    /// A lowercase sentence saying what was refused and why, without the
+    /// code, e.g. `hand-d1 on a roll of 3 is refused: that is not the roll
+    /// away along the route`.
+    #[must_use]
+    pub fn message(&self) -> String {
+        match self {
+            PlayError::GameOver => "the game has ended".to_owned(),
+            PlayError::NoRoll => "there is no roll in hand".to_owned(),
+            PlayError::BadMove { text, why } => format!("{text:?} is not a move: {why}"),
+            PlayError::Refused { refusal, mv, roll } => {
+                format!("{mv} on a roll of {roll} is refused: {refusal}")
+            }
+        }
+    }
 }
 
 impl<R: Rules> fmt::Display for PlayError<R> {

@@ -24,7 +24,7 @@ pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, 
 pub use game::{
     Game, How, LogEntry, NewGameError, OPENING_TIES_MAX, Outcome, PLY_CAP, PlayError, Setup,
 };
-pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn};
+pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{ReplayError, ReplayWhy};
 pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, walk};
 pub use seed::{Seed, SeedError};

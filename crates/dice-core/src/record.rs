@@ -125,14 +125,68 @@ where
 }
 
 /// What is wrong with a record's text: the line (counted from 1; 0 for the
-/// text as a whole) and which check it failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
-#[error("record line {line}: {kind}")]
+/// text as a whole), which check it failed, and a sentence saying what was
+/// found there and, where it can, how to put it right.
+///
+/// `line` and `kind` are the contract (the reference gives the same); the
+/// sentence is for people and may change. Serialized, the error is its line
+/// and kind.
+///
+/// ```
+/// use dice_core::toy::Toy;
+/// use dice_core::{Record, RecordErrorKind};
+///
+/// let err = Record::<Toy>::parse("[rules toy]\r\n[first light]\r\n").unwrap_err();
+/// assert_eq!((err.line, err.kind), (1, RecordErrorKind::Rules));
+/// assert_eq!(
+///     err.message(),
+///     "line 1 ends with a carriage return (Windows line endings); \
+///      convert the file to LF line endings"
+/// );
+/// assert_eq!(err.to_string(), format!("{} (rules)", err.message()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, thiserror::Error)]
+#[error("{} ({kind})", self.message())]
 pub struct ParseRecordError {
     /// The line, counted from 1; 0 for `empty` and `no_newline`.
     pub line: usize,
     /// The check it failed.
     pub kind: RecordErrorKind,
+    /// The sentence for people; empty for the check's general one.
+    #[serde(skip)]
+    message: String,
+}
+
+impl ParseRecordError {
+    /// An error at `line` for `kind`, with the check's general sentence.
+    #[must_use]
+    pub fn new(line: usize, kind: RecordErrorKind) -> ParseRecordError {
+        ParseRecordError {
+            line,
+            kind,
+            message: String::new(),
+        }
+    }
+
+    /// The same error with a sentence saying what was found (naming the
+    /// line, as [`ParseRecordError::message`] does).
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> ParseRecordError {
+        self.message = message.into();
+        self
+    }
+
+    /// A lowercase sentence naming the line and saying what is wrong there,
+    /// without the check's name (which [`Display`](fmt::Display) adds), e.g.
+    /// `line 4 is numbered 5, but it is turn 2`.
+    #[must_use]
+    pub fn message(&self) -> String {
+        match (self.message.is_empty(), self.line) {
+            (false, _) => self.message.clone(),
+            (true, 0) => self.kind.meaning().to_owned(),
+            (true, line) => format!("line {line}: {}", self.kind.meaning()),
+        }
+    }
 }
 
 /// The checks a record's text can fail, each with its contract word.
@@ -189,6 +243,30 @@ impl RecordErrorKind {
             RecordErrorKind::Move => "move",
         }
     }
+
+    /// The check's general sentence, for an error with nothing more to say.
+    #[must_use]
+    pub const fn meaning(self) -> &'static str {
+        match self {
+            RecordErrorKind::Empty => "the record is empty",
+            RecordErrorKind::NoNewline => {
+                "the last line has no newline (the file may be cut short)"
+            }
+            RecordErrorKind::Rules => "the first line is not a rules line these rules read",
+            RecordErrorKind::First => "the second line is not [first light] or [first dark]",
+            RecordErrorKind::Opening => "an opening count is even and comes after a seed",
+            RecordErrorKind::AfterResult => "the result line must be the last",
+            RecordErrorKind::Result => {
+                "the results are light home, dark home, light resign, dark resign and draw ply_cap"
+            }
+            RecordErrorKind::Turn => "the line is not a turn line (N. S R[ FACES]: MOVE)",
+            RecordErrorKind::Number => "the turn lines are numbered 1, 2, 3 ... in order",
+            RecordErrorKind::Side => "the turn names the side that does not throw next",
+            RecordErrorKind::Faces => "the faces do not fit the dice, the roll or the seed",
+            RecordErrorKind::Roll => "the roll is not the seed's throw",
+            RecordErrorKind::Move => "the move is not written as a record writes moves",
+        }
+    }
 }
 
 impl fmt::Display for RecordErrorKind {
@@ -212,6 +290,102 @@ fn plain_number(text: &str) -> Option<&str> {
     (first != b'0' && text.bytes().all(|b| b.is_ascii_digit())).then_some(text)
 }
 
+/// How a line is shown in a message: quoted, with escapes (so that a
+/// trailing space or a carriage return shows), cut after 60 characters.
+fn quoted(line: &str) -> String {
+    match line.char_indices().nth(60) {
+        None => format!("{line:?}"),
+        Some((at, _)) => format!("{:?}...", line.get(..at).unwrap_or(line)),
+    }
+}
+
+/// What explains a line's failure better than its check: a carriage return
+/// at its end (Windows line endings) or, on line 1, a byte-order mark.
+fn line_fault(number: usize, line: &str) -> Option<String> {
+    if line.ends_with('\r') {
+        Some(format!(
+            "line {number} ends with a carriage return (Windows line endings); \
+             convert the file to LF line endings"
+        ))
+    } else if number == 1 && line.starts_with('\u{feff}') {
+        Some(
+            "the file starts with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+                .to_owned(),
+        )
+    } else {
+        None
+    }
+}
+
+/// The error for line `number` failing `kind`: the line's own fault when it
+/// has one, else `message`.
+fn line_error(
+    number: usize,
+    line: &str,
+    kind: RecordErrorKind,
+    message: impl FnOnce() -> String,
+) -> ParseRecordError {
+    ParseRecordError::new(number, kind)
+        .with_message(line_fault(number, line).unwrap_or_else(message))
+}
+
+/// The rules text of a record's first line, `[rules TEXT]`, after the checks
+/// every record passes before its rules are read: `empty`, `no_newline`,
+/// then the shape of line 1 (`rules`; TEXT is made of lowercase letters,
+/// digits, `_`, `=` and spaces). Whether TEXT names a rule set is for the
+/// game to say: this lets a program find which game a record is.
+///
+/// ```
+/// use dice_core::{RecordErrorKind, record_rules};
+///
+/// assert_eq!(record_rules("[rules finkel]\n[first light]\n"), Ok("finkel"));
+/// assert_eq!(record_rules("").unwrap_err().kind, RecordErrorKind::Empty);
+/// assert_eq!(record_rules("[rules finkel]").unwrap_err().kind, RecordErrorKind::NoNewline);
+/// assert_eq!(record_rules("rules finkel\n").unwrap_err().line, 1);
+/// ```
+///
+/// # Errors
+///
+/// A [`ParseRecordError`] of kind `empty` or `no_newline` (line 0) or
+/// `rules` (line 1).
+pub fn record_rules(text: &str) -> Result<&str, ParseRecordError> {
+    if text.is_empty() {
+        return Err(ParseRecordError::new(0, RecordErrorKind::Empty));
+    }
+    if !text.ends_with('\n') {
+        let last = text.rsplit('\n').next().unwrap_or(text);
+        return Err(
+            ParseRecordError::new(0, RecordErrorKind::NoNewline).with_message(format!(
+                "the last line has no newline (the file may be cut short): it ends {}",
+                quoted(last)
+            )),
+        );
+    }
+    let line = text.split('\n').next().unwrap_or("");
+    header(line, "rules")
+        .filter(|t| {
+            !t.is_empty()
+                && t.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_= ".contains(&b))
+        })
+        .ok_or_else(|| {
+            line_error(1, line, RecordErrorKind::Rules, || {
+                if header(line, "rules").is_some() {
+                    format!(
+                        "line 1, {}, holds more than lowercase letters, digits, _, = and spaces",
+                        quoted(line)
+                    )
+                } else {
+                    format!(
+                        "line 1 should be the rules line, [rules NAME] or [rules FIELDS], \
+                         but it is {}",
+                        quoted(line)
+                    )
+                }
+            })
+        })
+}
+
 /// A turn line split into its fields, before any meaning is checked.
 struct TurnLine<'a> {
     number: &'a str,
@@ -221,16 +395,50 @@ struct TurnLine<'a> {
     mv: &'a str,
 }
 
-/// `N. S R[ FACES]: MOVE`, or `None` when the line does not have that shape.
-fn turn_line(line: &str, max_roll: u8) -> Option<TurnLine<'_>> {
-    let (number, rest) = line.split_once(". ")?;
-    let number = plain_number(number)?;
+/// `N. S R[ FACES]: MOVE`, or what keeps the line from having that shape.
+fn turn_line(line: &str, max_roll: u8) -> Result<TurnLine<'_>, String> {
+    if line.is_empty() {
+        return Err("it is blank (a record has no blank lines)".to_owned());
+    }
+    if line.starts_with(char::is_whitespace) {
+        return Err("it starts with a space".to_owned());
+    }
+    if line.ends_with(char::is_whitespace) {
+        return Err("it ends with a space".to_owned());
+    }
+    if line.starts_with('[') {
+        let why = if header(line, "seed").is_some() {
+            "a seed line holds an even number of lowercase hex digits and comes right after \
+             the first line"
+        } else if header(line, "opening").is_some() {
+            "an opening line holds an even number from 2 up and comes right after the seed line"
+        } else if header(line, "result").is_some() {
+            "a result line is lowercase, e.g. [result light home]"
+        } else {
+            "it is a bracket line that is not a header here (the headers are [rules], \
+             [first], [seed HEX], [opening N], in that order before the turns, and \
+             [result W H] last)"
+        };
+        return Err(why.to_owned());
+    }
+    let (number, rest) = line
+        .split_once(". ")
+        .ok_or("the turn number is not followed by \". \"")?;
+    let number = plain_number(number).ok_or("the turn number is not a number from 1 up")?;
     let mut chars = rest.chars();
-    let side = Side::from_letter(chars.next()?)?;
-    let rest = chars.as_str().strip_prefix(' ')?;
-    let (head, mv) = rest.split_once(": ")?;
+    let side = chars
+        .next()
+        .and_then(Side::from_letter)
+        .ok_or("the side is not l or d")?;
+    let rest = chars
+        .as_str()
+        .strip_prefix(' ')
+        .ok_or("the side is not followed by one space")?;
+    let (head, mv) = rest
+        .split_once(": ")
+        .ok_or("the roll (and faces) are not followed by \": \" and the move")?;
     if mv.is_empty() || mv.contains(char::is_whitespace) {
-        return None;
+        return Err("the move is empty or holds a space".to_owned());
     }
     let (roll, faces) = match head.split_once(' ') {
         Some((roll, faces)) => (roll, Some(faces)),
@@ -238,14 +446,18 @@ fn turn_line(line: &str, max_roll: u8) -> Option<TurnLine<'_>> {
     };
     let roll = match roll.as_bytes() {
         [digit @ b'0'..=b'9'] if digit - b'0' <= max_roll => digit - b'0',
-        _ => return None,
+        _ => {
+            return Err(format!(
+                "the roll {roll:?} is not one digit from 0 to {max_roll}"
+            ));
+        }
     };
     if let Some(faces) = faces
         && (!(3..=4).contains(&faces.len()) || !faces.bytes().all(|b| b == b'0' || b == b'1'))
     {
-        return None;
+        return Err(format!("the faces {faces:?} are not 3 or 4 digits 0 and 1"));
     }
-    Some(TurnLine {
+    Ok(TurnLine {
         number,
         side,
         roll,
@@ -266,43 +478,45 @@ impl<R: Rules> Record<R> {
     ///
     /// # Errors
     ///
-    /// A [`ParseRecordError`] naming the line and the check.
+    /// A [`ParseRecordError`] naming the line and the check, with a sentence
+    /// saying what was found (for a `side` error, which side the line names,
+    /// which should throw and why).
     pub fn parse(text: &str) -> Result<Record<R>, ParseRecordError> {
-        let fail = |line, kind| ParseRecordError { line, kind };
-        if text.is_empty() {
-            return Err(fail(0, RecordErrorKind::Empty));
-        }
-        let Some(body) = text.strip_suffix('\n') else {
-            return Err(fail(0, RecordErrorKind::NoNewline));
-        };
+        let rules_text = record_rules(text)?;
+        let body = text.strip_suffix('\n').unwrap_or(text);
         let mut lines = body
             .split('\n')
             .enumerate()
             .map(|(i, line)| (i + 1, line))
             .peekable();
-
-        let rules_text = lines
-            .next()
-            .and_then(|(_, line)| header(line, "rules"))
-            .filter(|t| {
-                !t.is_empty()
-                    && t.bytes().all(|b| {
-                        b.is_ascii_lowercase() || b.is_ascii_digit() || b"_= ".contains(&b)
-                    })
-            })
-            .ok_or(fail(1, RecordErrorKind::Rules))?;
-        let variant: R::Variant = rules_text
-            .parse()
-            .map_err(|_| fail(1, RecordErrorKind::Rules))?;
+        lines.next();
+        let variant: R::Variant = rules_text.parse().map_err(|e| {
+            ParseRecordError::new(1, RecordErrorKind::Rules)
+                .with_message(format!("line 1 names no rule set of this game: {e}"))
+        })?;
         let spelled_out = rules_text != variant.to_string();
 
         let first = match lines.next() {
             Some((_, line)) => match header(line, "first") {
                 Some("light") => Side::Light,
                 Some("dark") => Side::Dark,
-                _ => return Err(fail(2, RecordErrorKind::First)),
+                _ => {
+                    return Err(line_error(2, line, RecordErrorKind::First, || {
+                        format!(
+                            "line 2 should be [first light] or [first dark], but it is {}",
+                            quoted(line)
+                        )
+                    }));
+                }
             },
-            None => return Err(fail(2, RecordErrorKind::First)),
+            None => {
+                return Err(
+                    ParseRecordError::new(2, RecordErrorKind::First).with_message(
+                        "line 2 is missing: the record ends after its rules line, and line 2 \
+                         should be [first light] or [first dark]",
+                    ),
+                );
+            }
         };
 
         let mut extra = R::Extra::default();
@@ -331,22 +545,43 @@ impl<R: Rules> Record<R> {
         if let Some(&(line, text)) = lines.peek()
             && let Some(count) = header(text, "opening").and_then(plain_number)
         {
+            let fail = |why: &str| {
+                ParseRecordError::new(line, RecordErrorKind::Opening)
+                    .with_message(format!("line {line}, [opening {count}]: {why}"))
+            };
             opening = count
                 .parse::<u64>()
-                .ok()
-                .filter(|n| n.is_multiple_of(2) && seed.is_some())
-                .ok_or(fail(line, RecordErrorKind::Opening))?;
+                .map_err(|_| fail("the count is far too large"))?;
+            if !opening.is_multiple_of(2) {
+                return Err(fail(
+                    "the count is odd, but opening throws come in pairs (light's, then dark's)",
+                ));
+            }
+            if seed.is_none() {
+                return Err(fail(
+                    "an opening comes only after a [seed] line, and this record has none",
+                ));
+            }
             lines.next();
         }
 
         let dice = R::dice(&variant);
         let mut turns: Vec<Turn<R>> = Vec::new();
-        let mut result = None;
+        let mut result: Option<(usize, RecordResult)> = None;
         let mut expected = first;
+        // Why `expected` throws next: the line before and what it did.
+        let mut because: Option<(usize, &str, &'static str)> = None;
         let mut counter = opening;
         for (line, text) in lines {
-            if result.is_some() {
-                return Err(fail(line, RecordErrorKind::AfterResult));
+            let fail =
+                |kind, message: String| ParseRecordError::new(line, kind).with_message(message);
+            if let Some((at, _)) = result {
+                return Err(line_error(line, text, RecordErrorKind::AfterResult, || {
+                    format!(
+                        "line {line}, {}, follows the result line (line {at}), which must be the last",
+                        quoted(text)
+                    )
+                }));
             }
             if let Some((who, how)) = header(text, "result").and_then(|words| words.split_once(' '))
             {
@@ -354,27 +589,77 @@ impl<R: Rules> Record<R> {
                     !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
                 };
                 if lowercase(who) && lowercase(how) {
-                    result = Some(
-                        RecordResult::from_words(who, how)
-                            .ok_or(fail(line, RecordErrorKind::Result))?,
-                    );
+                    let found = RecordResult::from_words(who, how).ok_or_else(|| {
+                        fail(
+                            RecordErrorKind::Result,
+                            format!(
+                                "line {line}, {}, names no result; the results are light home, \
+                                 dark home, light resign, dark resign and draw ply_cap",
+                                quoted(text)
+                            ),
+                        )
+                    })?;
+                    result = Some((line, found));
                     continue;
                 }
             }
-            let turn = turn_line(text, R::MAX_ROLL).ok_or(fail(line, RecordErrorKind::Turn))?;
+            let turn = turn_line(text, R::MAX_ROLL).map_err(|why| {
+                line_error(line, text, RecordErrorKind::Turn, || {
+                    format!(
+                        "line {line} is not a turn line (N. S R[ FACES]: MOVE): {why}: {}",
+                        quoted(text)
+                    )
+                })
+            })?;
             if turn.number.parse::<usize>().ok() != Some(turns.len() + 1) {
-                return Err(fail(line, RecordErrorKind::Number));
+                return Err(fail(
+                    RecordErrorKind::Number,
+                    format!(
+                        "line {line} is numbered {}, but it is turn {}",
+                        turn.number,
+                        turns.len() + 1
+                    ),
+                ));
             }
             if turn.side != expected {
-                return Err(fail(line, RecordErrorKind::Side));
+                let why = match because {
+                    Some((at, before, what)) => format!("line {at}, {}, {what}", quoted(before)),
+                    None => format!("{expected} moves first ([first {expected}] on line 2)"),
+                };
+                return Err(fail(
+                    RecordErrorKind::Side,
+                    format!(
+                        "line {line} names {} to throw, but {expected} throws here: {why}",
+                        turn.side
+                    ),
+                ));
             }
             let faces = match turn.faces {
                 Some(digits) => {
-                    let faces: Faces = digits
-                        .parse()
-                        .map_err(|_| fail(line, RecordErrorKind::Faces))?;
-                    if faces.len() != dice || R::roll(&variant, faces) != turn.roll {
-                        return Err(fail(line, RecordErrorKind::Faces));
+                    let faces: Faces = digits.parse().map_err(|_| {
+                        fail(
+                            RecordErrorKind::Faces,
+                            format!("line {line}: the faces {digits} are not faces"),
+                        )
+                    })?;
+                    if faces.len() != dice {
+                        return Err(fail(
+                            RecordErrorKind::Faces,
+                            format!(
+                                "line {line}: the faces {faces} are {} dice, but these rules throw {dice}",
+                                faces.len()
+                            ),
+                        ));
+                    }
+                    let worth = R::roll(&variant, faces);
+                    if worth != turn.roll {
+                        return Err(fail(
+                            RecordErrorKind::Faces,
+                            format!(
+                                "line {line}: the faces {faces} make a roll of {worth}, not {}",
+                                turn.roll
+                            ),
+                        ));
                     }
                     Some(faces)
                 }
@@ -382,24 +667,57 @@ impl<R: Rules> Record<R> {
             };
             if let Some(seed) = &seed {
                 let thrown = Faces::thrown(seed, counter, dice);
-                if R::roll(&variant, thrown) != turn.roll {
-                    return Err(fail(line, RecordErrorKind::Roll));
+                let worth = R::roll(&variant, thrown);
+                if worth != turn.roll {
+                    return Err(fail(
+                        RecordErrorKind::Roll,
+                        format!(
+                            "line {line} says a roll of {}, but throw {counter} of the seed is \
+                             {thrown}, a roll of {worth}",
+                            turn.roll
+                        ),
+                    ));
                 }
-                if faces.is_some_and(|f| f != thrown) {
-                    return Err(fail(line, RecordErrorKind::Faces));
+                if let Some(faces) = faces
+                    && faces != thrown
+                {
+                    return Err(fail(
+                        RecordErrorKind::Faces,
+                        format!(
+                            "line {line} says the faces {faces}, but throw {counter} of the seed \
+                             is {thrown}"
+                        ),
+                    ));
                 }
             }
             counter += 1;
             let mv = match turn.mv {
                 "-" => None,
-                text => Some(
-                    text.parse::<R::Move>()
-                        .ok()
-                        .filter(|mv| mv.to_string() == text)
-                        .ok_or(fail(line, RecordErrorKind::Move))?,
-                ),
+                written => Some(match written.parse::<R::Move>() {
+                    Ok(mv) if mv.to_string() == written => mv,
+                    Ok(mv) => {
+                        return Err(fail(
+                            RecordErrorKind::Move,
+                            format!(
+                                "line {line}: the move {written:?} is not spelled as records \
+                                 spell moves; write it {mv}"
+                            ),
+                        ));
+                    }
+                    Err(e) => {
+                        return Err(fail(
+                            RecordErrorKind::Move,
+                            format!("line {line}: {written:?} is not a move: {e}"),
+                        ));
+                    }
+                }),
             };
             expected = R::next_in_record(&variant, turn.side, turn.roll, mv);
+            because = Some((
+                line,
+                text,
+                R::next_in_record_why(&variant, turn.side, turn.roll, mv),
+            ));
             turns.push(Turn {
                 side: turn.side,
                 roll: turn.roll,
@@ -415,8 +733,30 @@ impl<R: Rules> Record<R> {
             seed,
             opening,
             turns,
-            result,
+            result: result.map(|(_, r)| r),
         })
+    }
+
+    /// The line of the record text that holds turn `ply` (counted from 0),
+    /// counted from 1; for `ply` equal to the number of turns, the line
+    /// after the last turn (where the result line is).
+    ///
+    /// ```
+    /// use dice_core::toy::Toy;
+    /// use dice_core::Record;
+    ///
+    /// let record = Record::<Toy>::parse("[rules toy]\n[first light]\n1. l 2: 0-2\n")?;
+    /// assert_eq!(record.line_of(0), 3);
+    /// assert_eq!(record.line_of(1), 4);
+    /// # Ok::<(), dice_core::ParseRecordError>(())
+    /// ```
+    #[must_use]
+    pub fn line_of(&self, ply: usize) -> usize {
+        let headers = 2
+            + usize::from(R::extra_header(&self.extra).is_some())
+            + usize::from(self.seed.is_some())
+            + usize::from(self.opening != 0);
+        headers + ply + 1
     }
 
     /// The text of the rules line (without brackets).

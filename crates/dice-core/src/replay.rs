@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::{
     Dice, Game, How, ParseRecordError, PlayError, Record, RecordResult, Rules, ScriptRoll, Setup,
-    Turn,
+    Side, Turn,
 };
 
 /// Why a record does not describe a game, found while replaying it (the
@@ -53,6 +53,11 @@ impl fmt::Display for ReplayWhy {
 }
 
 /// Why a record could not be replayed.
+///
+/// [`code`](ReplayError::code), [`why`](ReplayError::why),
+/// [`line`](ReplayError::line) and [`ply`](ReplayError::ply) are the
+/// contract (the reference gives the same); [`message`](ReplayError::message)
+/// is a sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReplayError<R: Rules> {
@@ -64,12 +69,18 @@ pub enum ReplayError<R: Rules> {
         ply: usize,
         /// Why.
         why: ReplayWhy,
+        /// The record's line for that ply (see [`Record::line_of`]).
+        line: usize,
+        /// What the record says there against what the game did.
+        found: String,
     },
     /// The move of this ply was refused by the rules; the code is the
     /// refusal's own (`wrong_distance`, ...).
     Refused {
         /// The ply (turn index from 0).
         ply: usize,
+        /// The record's line for that ply (see [`Record::line_of`]).
+        line: usize,
         /// The refusal.
         error: PlayError<R>,
     },
@@ -95,7 +106,8 @@ impl<R: Rules> ReplayError<R> {
         }
     }
 
-    /// The line of a parse error.
+    /// The line of a parse error (the reference gives a line for those
+    /// only; see [`ReplayError::record_line`] for every error's line).
     #[must_use]
     pub fn line(&self) -> Option<usize> {
         match self {
@@ -112,20 +124,43 @@ impl<R: Rules> ReplayError<R> {
             ReplayError::Mismatch { ply, .. } | ReplayError::Refused { ply, .. } => Some(*ply),
         }
     }
+
+    /// The record line the error is about, counted from 1 (0 for the text
+    /// as a whole): a parse error's line, or the line of the turn at the
+    /// error's ply (the result line's for `result`).
+    #[must_use]
+    pub fn record_line(&self) -> usize {
+        match self {
+            ReplayError::Parse(e) => e.line,
+            ReplayError::Mismatch { line, .. } | ReplayError::Refused { line, .. } => *line,
+        }
+    }
+
+    /// A lowercase sentence naming the line (and the ply) and saying what is
+    /// wrong there, without the codes, e.g. `line 3, ply 0: hand-d1 on a
+    /// roll of 3 is refused: that is not the roll away along the route`.
+    #[must_use]
+    pub fn message(&self) -> String {
+        match self {
+            ReplayError::Parse(e) => e.message(),
+            ReplayError::Mismatch {
+                ply, line, found, ..
+            } => format!("line {line}, ply {ply}: {found}"),
+            ReplayError::Refused { ply, line, error } => {
+                format!("line {line}, ply {ply}: {}", error.message())
+            }
+        }
+    }
 }
 
 impl<R: Rules> fmt::Display for ReplayError<R> {
+    /// The sentence, then the codes: `MESSAGE (CODE[, WHY])`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplayError::Parse(e) => write!(f, "bad_record: {e}"),
-            ReplayError::Mismatch { ply, why } => {
-                write!(
-                    f,
-                    "bad_record: the record parts from the game at ply {ply} ({why})"
-                )
-            }
-            ReplayError::Refused { ply, error } => write!(f, "ply {ply}: {error}"),
+        write!(f, "{} ({}", self.message(), self.code())?;
+        if let Some(why) = self.why() {
+            write!(f, ", {why}")?;
         }
+        f.write_str(")")
     }
 }
 
@@ -135,6 +170,11 @@ impl<R: Rules> From<ParseRecordError> for ReplayError<R> {
     fn from(e: ParseRecordError) -> ReplayError<R> {
         ReplayError::Parse(e)
     }
+}
+
+/// A side's words in a message: `light` or `dark`.
+fn who(side: Option<Side>) -> &'static str {
+    side.map_or("nobody", Side::as_str)
 }
 
 impl<R: Rules> Game<R> {
@@ -185,9 +225,11 @@ impl<R: Rules> Game<R> {
         rules: Option<R::Variant>,
     ) -> Result<Game<R>, ReplayError<R>> {
         let variant = rules.unwrap_or_else(|| record.variant.clone());
-        let opening_mismatch = ReplayError::Mismatch {
-            ply: 0,
-            why: ReplayWhy::Opening,
+        let mismatch = |ply: usize, why, found: String| ReplayError::Mismatch {
+            ply,
+            why,
+            line: record.line_of(ply),
+            found,
         };
         let mut game = match &record.seed {
             Some(seed) => {
@@ -196,9 +238,21 @@ impl<R: Rules> Game<R> {
                 if record.opening == 0 {
                     setup = setup.first(record.first);
                 }
-                let game = Game::new(setup).map_err(|_| opening_mismatch.clone())?;
-                if game.first() != record.first || game.opening().len() as u64 != record.opening {
-                    return Err(opening_mismatch);
+                let game =
+                    Game::new(setup).map_err(|e| mismatch(0, ReplayWhy::Opening, e.to_string()))?;
+                let thrown = game.opening().len() as u64;
+                if game.first() != record.first || thrown != record.opening {
+                    return Err(mismatch(
+                        0,
+                        ReplayWhy::Opening,
+                        format!(
+                            "the seed's opening gives {} the first move after {thrown} throws, \
+                             but the record says {} first after {}",
+                            game.first(),
+                            record.first,
+                            record.opening
+                        ),
+                    ));
                 }
                 game
             }
@@ -214,42 +268,104 @@ impl<R: Rules> Game<R> {
                 let setup = Setup::new(Dice::Script(script), variant)
                     .first(record.first)
                     .extra(record.extra.clone());
-                Game::new(setup).map_err(|_| opening_mismatch)?
+                Game::new(setup).map_err(|e| mismatch(0, ReplayWhy::Opening, e.to_string()))?
             }
         };
 
         for (ply, turn) in record.turns.iter().enumerate() {
-            let mismatch = |why| ReplayError::Mismatch { ply, why };
             if let Some(entry) = game.log().get(ply) {
-                if turn.mv.is_some() || entry.mv.is_some() {
-                    return Err(mismatch(ReplayWhy::Move));
+                let lost = format!(
+                    "the game lost {}'s turn by itself here, on a roll of {} that allows no move",
+                    entry.side, entry.roll
+                );
+                if let Some(mv) = turn.mv {
+                    return Err(mismatch(
+                        ply,
+                        ReplayWhy::Move,
+                        format!("{lost}, but the record plays {mv}"),
+                    ));
                 }
                 if entry.side != turn.side {
-                    return Err(mismatch(ReplayWhy::Side));
+                    return Err(mismatch(
+                        ply,
+                        ReplayWhy::Side,
+                        format!("{lost}, but the record names {}", turn.side),
+                    ));
                 }
                 if entry.roll != turn.roll {
-                    return Err(mismatch(ReplayWhy::Roll));
+                    return Err(mismatch(
+                        ply,
+                        ReplayWhy::Roll,
+                        format!("{lost}, but the record says a roll of {}", turn.roll),
+                    ));
                 }
                 continue;
             }
-            if game.is_over() {
-                return Err(mismatch(ReplayWhy::Over));
+            if let Some(o) = game.result() {
+                return Err(mismatch(
+                    ply,
+                    ReplayWhy::Over,
+                    format!(
+                        "the game ended at ply {} ({}), but the record goes on",
+                        o.plies,
+                        RecordResult {
+                            winner: o.winner,
+                            how: o.how
+                        }
+                    ),
+                ));
             }
             let Some(mv) = turn.mv else {
-                return Err(mismatch(ReplayWhy::Forfeit));
+                let moves: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
+                return Err(mismatch(
+                    ply,
+                    ReplayWhy::Forfeit,
+                    format!(
+                        "the record has {} lose the turn on a roll of {}, but the game has moves \
+                         for it: {}",
+                        turn.side,
+                        turn.roll,
+                        moves.join(" ")
+                    ),
+                ));
             };
             if game.side() != Some(turn.side) {
-                return Err(mismatch(ReplayWhy::Side));
+                return Err(mismatch(
+                    ply,
+                    ReplayWhy::Side,
+                    format!(
+                        "the record names {}, but {} is to move",
+                        turn.side,
+                        who(game.side())
+                    ),
+                ));
             }
             if game.roll() != Some(turn.roll) {
-                return Err(mismatch(ReplayWhy::Roll));
+                let game_roll = game
+                    .roll()
+                    .map_or_else(|| "none".to_owned(), |r| r.to_string());
+                return Err(mismatch(
+                    ply,
+                    ReplayWhy::Roll,
+                    format!(
+                        "the record says a roll of {}, but the game's roll is {game_roll}",
+                        turn.roll
+                    ),
+                ));
             }
-            game.play(mv)
-                .map_err(|error| ReplayError::Refused { ply, error })?;
+            game.play(mv).map_err(|error| ReplayError::Refused {
+                ply,
+                line: record.line_of(ply),
+                error,
+            })?;
         }
 
         if let Some(result) = record.result {
             let ply = record.turns.len();
+            let ended = game.result().map(|o| RecordResult {
+                winner: o.winner,
+                how: o.how,
+            });
             let agrees = match result.how {
                 How::Resign => match result.winner {
                     Some(winner) => game.resign(Some(winner.other())),
@@ -260,10 +376,15 @@ impl<R: Rules> Game<R> {
                     .is_some_and(|o| o.how == how && o.winner == result.winner),
             };
             if !agrees {
-                return Err(ReplayError::Mismatch {
+                let game_says = match ended {
+                    Some(ended) => format!("the game ended {ended}"),
+                    None => "the game has not ended".to_owned(),
+                };
+                return Err(mismatch(
                     ply,
-                    why: ReplayWhy::Result,
-                });
+                    ReplayWhy::Result,
+                    format!("the record's result is {result}, but {game_says}"),
+                ));
             }
         }
         Ok(game)

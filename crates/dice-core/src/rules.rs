@@ -202,6 +202,23 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         mv: Option<Self::Move>,
     ) -> Side;
 
+    /// Why [`Rules::next_in_record`] names the side it does, in words that
+    /// follow a turn line in a message (`line 10, "…", lands on a rosette,
+    /// so the same side throws again`). The default says only whether the
+    /// turn stays or passes.
+    fn next_in_record_why(
+        variant: &Self::Variant,
+        side: Side,
+        roll: u8,
+        mv: Option<Self::Move>,
+    ) -> &'static str {
+        if Self::next_in_record(variant, side, roll, mv) == side {
+            "keeps the turn"
+        } else {
+            "passes the turn"
+        }
+    }
+
     /// The rule set's fields spelled out in record form, even when it has a
     /// name (records that spell a named set out keep that spelling).
     fn spelled_out(variant: &Self::Variant) -> String;

@@ -114,11 +114,17 @@ fn every_parse_error_names_its_line_and_check() {
         ("[rules toy]\n[first light]\n1. l 1: 00-1\n", 3, Move),
     ];
     for &(text, line, kind) in cases {
-        assert_eq!(
-            parse(text).unwrap_err(),
-            ParseRecordError { line, kind },
-            "{text:?}"
-        );
+        let err = parse(text).unwrap_err();
+        assert_eq!((err.line, err.kind), (line, kind), "{text:?}");
+        // The sentence names the line it is about (0 is the text as a whole).
+        if line > 0 {
+            assert!(
+                err.message().starts_with(&format!("line {line}")),
+                "{text:?}: {}",
+                err.message()
+            );
+        }
+        assert_eq!(err.to_string(), format!("{} ({kind})", err.message()));
     }
 }
 
@@ -151,10 +157,7 @@ fn parsed_records_serialize_to_json_and_back() {
     assert!(json.contains("\"rules\":\"toy\""));
     let back: Record<Toy> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, record);
-    let err = ParseRecordError {
-        line: 3,
-        kind: RecordErrorKind::NoNewline,
-    };
+    let err = ParseRecordError::new(3, RecordErrorKind::NoNewline);
     assert_eq!(
         serde_json::to_string(&err).unwrap(),
         r#"{"line":3,"kind":"no_newline"}"#
@@ -349,4 +352,156 @@ fn roll_mismatch_in_a_lost_turn_is_found() {
         (err.ply(), err.why()),
         (Some(0), Some(ReplayWhy::Roll.as_str()))
     );
+}
+
+#[test]
+fn parse_errors_say_what_was_found_and_how_to_put_it_right() {
+    use RecordErrorKind::*;
+    let head = "[rules toy]\n[first light]\n";
+    let err = |text: &str| parse(text).unwrap_err();
+    // Windows line endings: the reference's refusal (rules, line 1), and a
+    // sentence that says what to do.
+    let crlf = err("[rules toy]\r\n[first light]\r\n1. l 1: 0-1\r\n");
+    assert_eq!((crlf.line, crlf.kind), (1, Rules));
+    assert_eq!(
+        crlf.message(),
+        "line 1 ends with a carriage return (Windows line endings); \
+         convert the file to LF line endings"
+    );
+    // A byte-order mark.
+    let bom = err(&format!("\u{feff}{head}"));
+    assert_eq!((bom.line, bom.kind), (1, Rules));
+    assert!(bom.message().contains("byte-order mark"), "{bom}");
+    // A trailing space on a turn line: what is wrong, and the line itself.
+    let space = err(&format!("{head}1. l 1: 0-1 \n"));
+    assert_eq!((space.line, space.kind), (3, Turn));
+    assert_eq!(
+        space.message(),
+        "line 3 is not a turn line (N. S R[ FACES]: MOVE): it ends with a space: \"1. l 1: 0-1 \""
+    );
+    // A file cut short.
+    let cut = err(&format!("{head}1. l 1: 0"));
+    assert_eq!((cut.line, cut.kind), (0, NoNewline));
+    assert!(
+        cut.message()
+            .starts_with("the last line has no newline (the file may be cut short)"),
+        "{cut}"
+    );
+    assert_eq!(err("").message(), "the record is empty");
+    // The wrong side: which side the line names, which throws, and why.
+    let side = err(&format!("{head}1. l 1: 0-1\n2. l 1: 0-1\n"));
+    assert_eq!((side.line, side.kind), (4, Side));
+    assert_eq!(
+        side.message(),
+        "line 4 names light to throw, but dark throws here: line 3, \"1. l 1: 0-1\", passes the turn"
+    );
+    let opener = err(&format!("{head}1. d 1: 0-1\n"));
+    assert_eq!(
+        opener.message(),
+        "line 3 names dark to throw, but light throws here: light moves first ([first light] on line 2)"
+    );
+    // The bonus square keeps the turn.
+    let kept = err(&format!("{head}1. l 3 111: 0-6\n2. d 1 100: 0-1\n"));
+    assert!(
+        kept.message()
+            .ends_with("\"1. l 3 111: 0-6\", keeps the turn"),
+        "{kept}"
+    );
+    // Numbers, faces, rolls against the seed, and moves.
+    assert_eq!(
+        err(&format!("{head}2. l 1: 0-1\n")).message(),
+        "line 3 is numbered 2, but it is turn 1"
+    );
+    assert_eq!(
+        err(&format!("{head}1. l 2 100: 0-2\n")).message(),
+        "line 3: the faces 100 make a roll of 1, not 2"
+    );
+    assert_eq!(
+        err(&format!("{head}1. l 1 1000: 0-1\n")).message(),
+        "line 3: the faces 1000 are 4 dice, but these rules throw 3"
+    );
+    assert_eq!(
+        err("[rules toy]\n[first light]\n[seed 61]\n1. l 3: 0-3\n").message(),
+        "line 4 says a roll of 3, but throw 0 of the seed is 100, a roll of 1"
+    );
+    assert!(
+        err(&format!("{head}1. l 1: 00-1\n"))
+            .message()
+            .contains("write it 0-1"),
+        "a non-canonical move names its canonical text"
+    );
+    assert!(
+        err("[rules chess]\n[first light]\n")
+            .message()
+            .contains("chess")
+    );
+    assert!(
+        err("[rules toy]\n[first Light]\n")
+            .message()
+            .contains("[first Light]")
+    );
+    assert!(
+        err("[rules toy]\n[first light]\n[opening 2]\n")
+            .message()
+            .contains("[seed]")
+    );
+}
+
+#[test]
+fn the_rules_line_is_read_after_the_checks_of_the_whole_text() {
+    use dice_core::record_rules;
+    assert_eq!(
+        record_rules("[rules anything_at=all 3]\n"),
+        Ok("anything_at=all 3")
+    );
+    for (text, line, kind) in [
+        ("", 0, RecordErrorKind::Empty),
+        ("[rules toy]", 0, RecordErrorKind::NoNewline),
+        ("[rules toy]\r\n", 1, RecordErrorKind::Rules),
+        ("[rules Toy]\n", 1, RecordErrorKind::Rules),
+        ("\n", 1, RecordErrorKind::Rules),
+    ] {
+        let err = record_rules(text).unwrap_err();
+        assert_eq!((err.line, err.kind), (line, kind), "{text:?}");
+    }
+}
+
+#[test]
+fn replay_errors_name_the_line_the_ply_and_what_the_game_did() {
+    let head = "[rules toy]\n[first light]\n";
+    let refused = replay(&format!("{head}1. l 2: 0-3\n"), None).unwrap_err();
+    assert_eq!(refused.record_line(), 3);
+    assert_eq!(
+        refused.line(),
+        None,
+        "only parse errors carry a line in the contract"
+    );
+    assert!(
+        refused
+            .message()
+            .starts_with("line 3, ply 0: 0-3 on a roll of 2 is refused: "),
+        "{refused}"
+    );
+    assert!(
+        refused.to_string().ends_with(" (wrong_distance)"),
+        "{refused}"
+    );
+    let forfeit = replay(&format!("{head}1. l 2: -\n"), None).unwrap_err();
+    assert_eq!(
+        forfeit.message(),
+        "line 3, ply 0: the record has light lose the turn on a roll of 2, but the game has \
+         moves for it: 0-2"
+    );
+    assert!(
+        forfeit.to_string().ends_with(" (bad_record, forfeit)"),
+        "{forfeit}"
+    );
+    let result = replay(&format!("{head}1. l 2: 0-2\n[result dark home]\n"), None).unwrap_err();
+    assert_eq!(
+        result.message(),
+        "line 4, ply 1: the record's result is dark home, but the game has not ended"
+    );
+    let seeded = "[rules toy]\n[first light]\n[seed 61]\n[opening 2]\n";
+    let lines = Record::<Toy>::parse(seeded).unwrap();
+    assert_eq!(lines.line_of(0), 5);
 }

@@ -315,6 +315,24 @@ impl dice_core::Rules for Ur {
         }
     }
 
+    fn next_in_record_why(
+        _variant: &Variant,
+        _side: Side,
+        _roll: u8,
+        mv: Option<Move>,
+    ) -> &'static str {
+        match mv {
+            None => "loses the turn to the roll, so the other side throws",
+            Some(mv) if mv.lands_on_rosette() => {
+                "lands on a rosette, so the same side throws again"
+            }
+            Some(mv) if mv.to() == crate::Place::Home => {
+                "bears a piece home, so the other side throws"
+            }
+            Some(_) => "does not land on a rosette, so the other side throws",
+        }
+    }
+
     fn spelled_out(variant: &Variant) -> String {
         variant.describe()
     }

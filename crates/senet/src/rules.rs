@@ -529,6 +529,21 @@ impl Rules for Senet {
         }
     }
 
+    fn next_in_record_why(
+        variant: &Variant,
+        _side: Side,
+        roll: u8,
+        mv: Option<Move>,
+    ) -> &'static str {
+        if variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26)) {
+            "reaches house 26, which earns one more throw (on26=again)"
+        } else if throws_again(roll) {
+            "has a roll of 1, 4 or 5, so the same side throws again"
+        } else {
+            "has a roll of 2 or 3, so the sticks pass to the other side"
+        }
+    }
+
     fn spelled_out(variant: &Variant) -> String {
         variant.spelled_out()
     }
