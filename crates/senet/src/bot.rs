@@ -9,8 +9,12 @@ use crate::{CHANCES, Dest, Game, Move, Position, Senet, Variant};
 
 /// The lowest level.
 pub const LEVEL_MIN: u8 = 1;
-/// The highest level.
+/// The highest level of the ladder; a bot asked for a level above it (up to
+/// [`LEVEL_ASKED_MAX`]) plays this one.
 pub const LEVEL_MAX: u8 = 4;
+/// The highest level a bot may be asked for, as the Royal Game of Ur's bot
+/// takes (1..99).
+pub const LEVEL_ASKED_MAX: u8 = 99;
 /// Nodes a search may visit by default before it settles for a shallower
 /// answer.
 pub const BUDGET: u64 = 200_000;
@@ -35,7 +39,8 @@ pub const WIN: i64 = 1_000_000;
 /// let mv = bot.choose(&game).unwrap();
 /// assert!(game.legal().contains(&mv));
 /// game.play(mv)?;
-/// assert_eq!(Bot::new(9).unwrap_err().code(), "level");
+/// assert_eq!(Bot::new(9)?.level(), 4, "above the top plays the top");
+/// assert_eq!(Bot::new(100).unwrap_err().code(), "level");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,13 +49,16 @@ pub struct Bot {
     budget: u64,
 }
 
-/// What a bot thought: the move, its index among the legal moves, how deep
-/// the search finished, its value for the mover (in sixteenths of a house)
-/// and the nodes visited.
+/// What a bot thought: the move, the level that chose it, its index among
+/// the legal moves, how deep the search finished, its value for the mover
+/// (in sixteenths of a house) and the nodes visited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Thought {
     /// The move chosen.
+    #[serde(rename = "move")]
     pub mv: Move,
+    /// The level of the ladder that chose it (1..4).
+    pub level: u8,
     /// Its index in the legal moves.
     pub index: usize,
     /// Throws looked ahead by the deepest finished search (0 for level 1).
@@ -61,9 +69,9 @@ pub struct Thought {
     pub nodes: u64,
 }
 
-/// A level outside the ladder.
+/// A level outside 1..99.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("there is no bot level {0}; the levels are 1 to 4")]
+#[error("there is no bot level {0}; a level is 1 to 99, and above 4 plays 4")]
 pub struct BotLevelError(pub u8);
 
 impl BotLevelError {
@@ -75,15 +83,16 @@ impl BotLevelError {
 }
 
 impl Bot {
-    /// A bot at a level 1..=4 with the default budget.
+    /// A bot at a level 1..99 with the default budget; a level above the
+    /// top of the ladder ([`LEVEL_MAX`]) plays the top.
     ///
     /// # Errors
     ///
-    /// [`BotLevelError`] for any other level.
+    /// [`BotLevelError`] for level 0 or above 99.
     pub fn new(level: u8) -> Result<Bot, BotLevelError> {
-        if (LEVEL_MIN..=LEVEL_MAX).contains(&level) {
+        if (LEVEL_MIN..=LEVEL_ASKED_MAX).contains(&level) {
             Ok(Bot {
-                level,
+                level: level.min(LEVEL_MAX),
                 budget: BUDGET,
             })
         } else {
@@ -100,7 +109,7 @@ impl Bot {
         }
     }
 
-    /// The level.
+    /// The level it plays (1..4).
     #[must_use]
     pub const fn level(&self) -> u8 {
         self.level
@@ -132,6 +141,7 @@ impl Bot {
             let index = if self.level == 1 { thumb(&moves) } else { 0 };
             return moves.get(index).map(|&mv| Thought {
                 mv,
+                level: self.level,
                 index,
                 depth: 0,
                 value: 0,
@@ -165,6 +175,7 @@ impl Bot {
             {
                 chosen = Some(Thought {
                     mv,
+                    level: self.level,
                     index,
                     depth,
                     value,

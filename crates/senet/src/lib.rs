@@ -21,7 +21,9 @@ mod seat;
 mod variant;
 mod walk;
 
-pub use bot::{BUDGET, Bot, BotLevelError, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate};
+pub use bot::{
+    BUDGET, Bot, BotLevelError, LEVEL_ASKED_MAX, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate,
+};
 pub use chances::{CHANCES, Chance};
 pub use game::{Game, SenetGame, Turn, script};
 pub use mv::{Dest, Move, ParseMoveError};

@@ -284,3 +284,22 @@ fn bots_answer_the_same_question_the_same_way() {
     assert!(game.legal().contains(&t.mv));
     assert_eq!(t.depth, 1);
 }
+
+#[test]
+fn a_bot_above_the_top_plays_the_top() {
+    use senet::{Bot, LEVEL_MAX};
+    let game = Game::seeded(Seed::new("above the top").unwrap(), S).unwrap();
+    let top = Bot::new(LEVEL_MAX).unwrap();
+    for level in [5, 9, 99] {
+        let bot = Bot::new(level).unwrap();
+        assert_eq!(bot.level(), LEVEL_MAX);
+        assert_eq!(bot, top);
+        let thought = bot
+            .think(game.variant(), game.position(), game.roll().unwrap())
+            .unwrap();
+        assert_eq!(thought.level, LEVEL_MAX);
+    }
+    for level in [0, 100, 255] {
+        assert_eq!(Bot::new(level).unwrap_err().code(), "level", "{level}");
+    }
+}
