@@ -94,7 +94,10 @@ impl PositionCode {
         self as u8
     }
 
-    const fn meaning(self) -> &'static str {
+    /// What the code means, as a lowercase sentence (`a row is not eight
+    /// squares wide`).
+    #[must_use]
+    pub const fn message(self) -> &'static str {
         match self {
             PositionCode::Null => "it is empty",
             PositionCode::Rows => "it does not have three rows",
@@ -112,7 +115,7 @@ impl PositionCode {
 
 /// A position string that was refused, with the reference's code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.meaning())]
+#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message())]
 pub struct PositionError {
     code: PositionCode,
     text: String,
@@ -141,6 +144,55 @@ impl PositionError {
     #[must_use]
     pub fn text(&self) -> &str {
         &self.text
+    }
+}
+
+/// Why a position cannot occur in a game under a rule set (see
+/// [`Position::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum Inconsistency {
+    /// A side does not have the rule set's pieces in hand, on the board and
+    /// home together.
+    #[error(
+        "{side} has {} pieces ({hand} in hand, {board} on the board, {home} home), not {pieces}",
+        u16::from(*hand) + u16::from(*board) + u16::from(*home)
+    )]
+    Pieces {
+        /// The side.
+        side: Side,
+        /// Its pieces in hand.
+        hand: u8,
+        /// Its pieces on the board.
+        board: u8,
+        /// Its pieces home.
+        home: u8,
+        /// The pieces a side has under the rules.
+        pieces: u8,
+    },
+    /// A piece stands on a square its side's route does not visit.
+    #[error("a {side} piece stands on {square}, a square only {}'s route uses", .side.other())]
+    Route {
+        /// The side.
+        side: Side,
+        /// The square.
+        square: Square,
+    },
+    /// Both sides have every piece home, which no game reaches (it ends when
+    /// the first side has).
+    #[error("both sides have every piece home, but the game ends when the first side has")]
+    BothHome,
+}
+
+impl Inconsistency {
+    /// The contract word: `pieces`, `route` or `both_home`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Inconsistency::Pieces { .. } => "pieces",
+            Inconsistency::Route { .. } => "route",
+            Inconsistency::BothHome => "both_home",
+        }
     }
 }
 
@@ -355,7 +407,9 @@ impl Position {
     }
 
     /// Whether each side has exactly `pieces` pieces in hand, on the board
-    /// and home together (and no square holds two).
+    /// and home together (and no square holds two): the reference's
+    /// `consistent`. [`Position::check`] also asks whether the position can
+    /// occur at all.
     #[must_use]
     pub const fn is_consistent(&self, pieces: u8) -> bool {
         let p = pieces as u32;
@@ -364,6 +418,61 @@ impl Position {
             && self.boards[1] >> 20 == 0
             && self.hands[0] as u32 + self.homes[0] as u32 + self.boards[0].count_ones() == p
             && self.hands[1] as u32 + self.homes[1] as u32 + self.boards[1].count_ones() == p
+    }
+
+    /// Whether the position can occur in a game under `variant`: each side
+    /// has the rule set's pieces (hand, board and home together; the
+    /// reference's [`Position::is_consistent`]), every piece stands on its
+    /// own route, and no more than one side has every piece home.
+    ///
+    /// ```
+    /// use royal_ur::{Position, Variant};
+    ///
+    /// let start = Position::start(7);
+    /// assert_eq!(start.check(&Variant::FINKEL), Ok(()));
+    /// let eight = Position::parse("4xx2/8/4xx2 l 7 0 7 1")?;
+    /// assert_eq!(
+    ///     eight.check(&Variant::FINKEL).unwrap_err().to_string(),
+    ///     "dark has 8 pieces (7 in hand, 0 on the board, 1 home), not 7"
+    /// );
+    /// let astray = Position::parse("l3xx2/8/4xx2 l 6 0 7 0")?;
+    /// assert_eq!(
+    ///     astray.check(&Variant::FINKEL).unwrap_err().to_string(),
+    ///     "a light piece stands on a3, a square only dark's route uses"
+    /// );
+    /// # Ok::<(), royal_ur::PositionError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first [`Inconsistency`] found, in that order (light before dark).
+    pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        let pieces = variant.pieces();
+        for side in Side::ALL {
+            let (hand, board, home) = (self.hand(side), self.on_board(side), self.home(side));
+            if u16::from(hand) + u16::from(board) + u16::from(home) != u16::from(pieces) {
+                return Err(Inconsistency::Pieces {
+                    side,
+                    hand,
+                    board,
+                    home,
+                    pieces,
+                });
+            }
+        }
+        let route = variant.route();
+        for side in Side::ALL {
+            let astray = self.board_mask(side) & !route.table(side).mask;
+            if let Some(square) = Square::from_cell(astray.trailing_zeros() as usize)
+                && astray != 0
+            {
+                return Err(Inconsistency::Route { side, square });
+            }
+        }
+        if self.home(Side::Light) >= pieces && self.home(Side::Dark) >= pieces {
+            return Err(Inconsistency::BothHome);
+        }
+        Ok(())
     }
 
     /// The 47-bit key (see [`Key`]).

@@ -276,8 +276,11 @@ impl dice_core::Rules for Ur {
         position.with_side(side)
     }
 
+    /// Stricter than the reference's `consistent` (the piece count): a
+    /// piece off its own route or both sides home cannot occur either (see
+    /// [`Position::check`]).
     fn is_consistent(variant: &Variant, position: &Position) -> bool {
-        position.is_consistent(variant.pieces())
+        position.check(variant).is_ok()
     }
 
     #[inline]

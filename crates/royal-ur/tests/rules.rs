@@ -335,3 +335,48 @@ fn count_positions_for_every_piece_count_and_route() {
     assert_eq!(count_positions(&Variant::FINKEL), 275_827_872);
     insta::assert_snapshot!(lines.join("\n"));
 }
+
+#[test]
+fn positions_that_cannot_occur_are_named() {
+    use royal_ur::{Inconsistency, Position, Square, Variant};
+    let check = |text: &str, v: &Variant| Position::parse(text).unwrap().check(v);
+    assert_eq!(check("4xx2/8/4xx2 l 7 0 7 0", &Variant::FINKEL), Ok(()));
+    let eight = check("4xx2/8/4xx2 l 7 0 7 1", &Variant::FINKEL).unwrap_err();
+    assert_eq!(eight.code(), "pieces");
+    assert_eq!(
+        eight,
+        Inconsistency::Pieces {
+            side: Side::Dark,
+            hand: 7,
+            board: 0,
+            home: 1,
+            pieces: 7
+        }
+    );
+    // A light piece on a3, which only dark's route visits, on either route.
+    for v in [Variant::FINKEL, Variant::MASTERS] {
+        let astray = check("l3xx2/8/4xx2 l 6 0 7 0", &v).unwrap_err();
+        assert_eq!(
+            astray,
+            Inconsistency::Route {
+                side: Side::Light,
+                square: "a3".parse::<Square>().unwrap()
+            }
+        );
+    }
+    // h1 is on dark's long route but not on its short one.
+    let h1 = "4xx2/8/4xxd1 l 7 0 6 0";
+    assert_eq!(check(h1, &Variant::MASTERS), Ok(()));
+    assert_eq!(check(h1, &Variant::FINKEL).unwrap_err().code(), "route");
+    assert_eq!(
+        check("4xx2/8/4xx2 l 0 7 0 7", &Variant::FINKEL),
+        Err(Inconsistency::BothHome)
+    );
+    // The rules' consistency is this check; the reference's count is not.
+    let p = Position::parse("l3xx2/8/4xx2 l 6 0 7 0").unwrap();
+    assert!(p.is_consistent(7));
+    assert!(!<royal_ur::Ur as dice_core::Rules>::is_consistent(
+        &Variant::FINKEL,
+        &p
+    ));
+}

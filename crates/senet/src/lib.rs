@@ -27,7 +27,7 @@ pub use bot::{
 pub use chances::{CHANCES, Chance};
 pub use game::{Game, SenetGame, Turn, script};
 pub use mv::{Dest, Move, ParseMoveError};
-pub use position::{HouseError, Key, Position, PositionError, PositionErrorKind};
+pub use position::{HouseError, Inconsistency, Key, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use rules::{Flags, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};

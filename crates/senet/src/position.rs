@@ -282,20 +282,60 @@ impl Position {
         (variant.on26 == On26::Again && self.bits(self.side) & bit(26) != 0).then_some(26)
     }
 
-    /// Whether the position could arise in play under these rules: no more
-    /// pieces than the rules have, nobody in the water under `water=reborn`,
-    /// at most one side all home, and under `on26=again` nobody but the side
-    /// to move on 26.
+    /// Whether the position could arise in play under these rules: no two
+    /// pieces on a house, none off the thirty, and [`Position::check`].
     #[must_use]
     pub fn is_consistent(&self, variant: &Variant) -> bool {
-        let max = u32::from(variant.piece_count());
         let all = self.boards[0] | self.boards[1];
         self.boards[0] & self.boards[1] == 0
             && all & !BOARD_MASK == 0
-            && self.boards.iter().all(|b| b.count_ones() <= max)
-            && !(variant.water == Water::Reborn && all & bit(27) != 0)
-            && !(self.boards[0] == 0 && self.boards[1] == 0)
-            && !(variant.on26 == On26::Again && self.bits(self.side.other()) & bit(26) != 0)
+            && self.check(variant).is_ok()
+    }
+
+    /// Whether the position can occur in a game under `variant`: no more
+    /// pieces a side than the rules have, nobody in the water under
+    /// `water=reborn`, at most one side with every piece home, and under
+    /// `on26=again` nobody but the side to move on 26.
+    ///
+    /// ```
+    /// use dice_core::Side;
+    /// use senet::{Position, Variant};
+    ///
+    /// let start = Position::start(&Variant::KENDALL, Side::Light);
+    /// assert_eq!(start.check(&Variant::KENDALL), Ok(()));
+    /// let empty = Position::empty(Side::Light);
+    /// assert_eq!(empty.check(&Variant::KENDALL).unwrap_err().code(), "both_home");
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first [`Inconsistency`] found, in that order (light before dark).
+    pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        let pieces = variant.piece_count();
+        for side in Side::ALL {
+            let count = self.on_board(side);
+            if count > pieces {
+                return Err(Inconsistency::Pieces {
+                    side,
+                    count,
+                    pieces,
+                });
+            }
+        }
+        if variant.water == Water::Reborn
+            && let Some(side) = self.at_bits(27)
+        {
+            return Err(Inconsistency::Water { side });
+        }
+        if self.boards[0] == 0 && self.boards[1] == 0 {
+            return Err(Inconsistency::BothHome);
+        }
+        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(26) != 0 {
+            return Err(Inconsistency::On26 {
+                side: self.side.other(),
+            });
+        }
+        Ok(())
     }
 
     /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit
@@ -373,6 +413,57 @@ pub struct Key(pub u64);
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:016x}", self.0)
+    }
+}
+
+/// Why a position cannot occur in a game under a rule set (see
+/// [`Position::check`]).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Inconsistency {
+    /// A side has more pieces on the board than the rules give it.
+    #[error("{side} has {count} pieces on the board, but the rules give each side {pieces}")]
+    Pieces {
+        /// The side.
+        side: Side,
+        /// Its pieces on the board.
+        count: u8,
+        /// The pieces a side has under the rules.
+        pieces: u8,
+    },
+    /// A piece stands in the water (27) under `water=reborn`, which sends it
+    /// back at once.
+    #[error("a {side} piece stands in the water (27), which water=reborn sends back at once")]
+    Water {
+        /// The side.
+        side: Side,
+    },
+    /// Both sides have every piece borne off, which no game reaches (it
+    /// ends when the first side has).
+    #[error("both sides have every piece borne off, but the game ends when the first side has")]
+    BothHome,
+    /// Under `on26=again` a piece of the side not to move stands on 26,
+    /// whose throw would have been bound to it.
+    #[error(
+        "{side}, not to move, stands on 26, but under on26=again reaching 26 earns the side \
+         one more throw"
+    )]
+    On26 {
+        /// The side on 26.
+        side: Side,
+    },
+}
+
+impl Inconsistency {
+    /// The contract word: `pieces`, `water`, `both_home` or `on26`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Inconsistency::Pieces { .. } => "pieces",
+            Inconsistency::Water { .. } => "water",
+            Inconsistency::BothHome => "both_home",
+            Inconsistency::On26 { .. } => "on26",
+        }
     }
 }
 

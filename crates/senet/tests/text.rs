@@ -58,6 +58,37 @@ fn keys() {
     assert_eq!(p.key(&S).0 >> 61, 0);
     assert!(!p.is_consistent(&S));
     assert!(p.is_consistent(&K));
+    assert_eq!(
+        p.check(&S),
+        Err(senet::Inconsistency::On26 { side: Side::Dark })
+    );
+    assert_eq!(p.check(&S).unwrap_err().code(), "on26");
+}
+
+#[test]
+fn positions_that_cannot_occur_are_named() {
+    let empty = Position::empty(Side::Light);
+    assert_eq!(empty.check(&K), Err(senet::Inconsistency::BothHome));
+    // Built piece by piece, a position can hold more than the rules give,
+    // or stand in the water under kendall: the checks the parser makes.
+    let mut six = Position::empty(Side::Light);
+    for h in 1..=6 {
+        six = six.with_piece(h, Side::Dark).unwrap();
+    }
+    assert_eq!(
+        six.check(&K),
+        Err(senet::Inconsistency::Pieces {
+            side: Side::Dark,
+            count: 6,
+            pieces: 5
+        })
+    );
+    let wet = Position::empty(Side::Light)
+        .with_piece(27, Side::Light)
+        .unwrap();
+    assert_eq!(wet.check(&K).unwrap_err().code(), "water");
+    assert_eq!(wet.check(&S), Ok(()));
+    assert!(!wet.is_consistent(&K));
 }
 
 #[test]
