@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::Chance;
+use dice_core::{Chance, RulesText, RulesTextError, read_rules_text};
 
 use crate::Route;
 
@@ -92,6 +92,9 @@ pub enum VariantError {
         /// The value given.
         value: String,
     },
+    /// A field given twice.
+    #[error("the rule {0:?} is given twice")]
+    RepeatedField(String),
     /// Rules text that is neither a name nor exactly the five fields in
     /// canonical order, one space apart.
     #[error(
@@ -101,14 +104,15 @@ pub enum VariantError {
 }
 
 impl VariantError {
-    /// The contract word: `unknown_name`, `unknown_field`, `bad_value` or
-    /// `rules`.
+    /// The contract word: `unknown_name`, `unknown_field`, `bad_value`,
+    /// `repeated_field` or `rules`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
             VariantError::UnknownName(_) => "unknown_name",
             VariantError::UnknownField(_) => "unknown_field",
             VariantError::BadValue { .. } => "bad_value",
+            VariantError::RepeatedField(_) => "repeated_field",
             VariantError::NotSpelledOut(_) => "rules",
         }
     }
@@ -204,6 +208,41 @@ impl Variant {
             v = v.with_field(field, value)?;
         }
         Ok(v)
+    }
+
+    /// Reads rules as a person writes them: a name, or the fields that
+    /// differ from finkel as `name=value`, in any order, separated by
+    /// spaces. (A record's rules line is stricter: see [`FromStr`].)
+    ///
+    /// ```
+    /// use royal_ur::{Route, Variant};
+    ///
+    /// assert_eq!(Variant::parse_lenient("masters")?, Variant::MASTERS);
+    /// let v = Variant::parse_lenient("pieces=5 route=long")?;
+    /// assert_eq!((v.route(), v.pieces(), v.dice()), (Route::Long, 5, 4));
+    /// assert_eq!(v.to_string(), "route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=5");
+    /// assert_eq!(Variant::parse_lenient("pieces=3 pieces=4").unwrap_err().code(), "repeated_field");
+    /// assert_eq!(Variant::parse_lenient("colour=red").unwrap_err().code(), "unknown_field");
+    /// # Ok::<(), royal_ur::VariantError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::UnknownName`] for a word that names no rule set,
+    /// [`VariantError::UnknownField`] for a field that does not exist (or a
+    /// word that is not `name=value` among fields),
+    /// [`VariantError::RepeatedField`] for a field given twice and
+    /// [`VariantError::BadValue`] for a value a field may not take.
+    pub fn parse_lenient(text: &str) -> Result<Variant, VariantError> {
+        match read_rules_text(text) {
+            Ok(RulesText::Name(name)) => Variant::named(name),
+            Ok(RulesText::Fields(fields)) => Variant::custom(fields),
+            Err(RulesTextError::Repeated(field)) => Err(VariantError::RepeatedField(field)),
+            Err(e) => Err(VariantError::UnknownField(match e {
+                RulesTextError::NotAField(word) => word,
+                other => other.to_string(),
+            })),
+        }
     }
 
     /// This rule set with one field set from text.

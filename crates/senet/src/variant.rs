@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use dice_core::{RulesText, RulesTextError, read_rules_text};
+
 /// Which pieces of a run are protected from a swap.
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -261,6 +263,43 @@ impl Variant {
         Ok(v)
     }
 
+    /// Reads rules as a person writes them: a name, or the fields that
+    /// differ from kendall as `name=value`, in any order, separated by
+    /// spaces. (A record's rules line is stricter: see [`FromStr`].)
+    ///
+    /// ```
+    /// use senet::{Pieces, Variant, Water};
+    ///
+    /// assert_eq!(Variant::parse_lenient("skyruk")?, Variant::SKYRUK);
+    /// let v = Variant::parse_lenient("pieces=7 water=stand")?;
+    /// assert_eq!((v.pieces, v.water), (Pieces::Seven, Water::Stand));
+    /// assert_eq!(v.protect, Variant::KENDALL.protect);
+    /// assert_eq!(Variant::parse_lenient("water=stand water=reborn").unwrap_err().code(), "repeated");
+    /// assert_eq!(Variant::parse_lenient("colour=red").unwrap_err().code(), "field");
+    /// # Ok::<(), senet::VariantError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::Name`] for a word that names no rule set,
+    /// [`VariantError::Field`] for a field that does not exist (or a word
+    /// that is not `name=value` among fields), [`VariantError::Repeated`] for
+    /// a field given twice and [`VariantError::Value`] for a value a field
+    /// does not take.
+    pub fn parse_lenient(text: &str) -> Result<Variant, VariantError> {
+        match read_rules_text(text) {
+            Ok(RulesText::Name(name)) => Variant::named(name),
+            Ok(RulesText::Fields(fields)) => fields
+                .into_iter()
+                .try_fold(Variant::KENDALL, |v, (field, value)| v.with(field, value)),
+            Err(RulesTextError::Repeated(field)) => Err(VariantError::Repeated(field)),
+            Err(e) => Err(VariantError::Field(match e {
+                RulesTextError::NotAField(word) => word,
+                other => other.to_string(),
+            })),
+        }
+    }
+
     /// The seven fields spelled out, `protect=all blockade=3 ...`, even for a
     /// named set.
     #[must_use]
@@ -372,6 +411,9 @@ pub enum VariantError {
         /// The value given.
         value: String,
     },
+    /// A field given twice where fields may come in any order.
+    #[error("the rules field {0:?} is given twice")]
+    Repeated(String),
     /// Fields missing, repeated, out of order or not `name=value`.
     #[error(
         "rules spelled out are all seven fields in the order protect blockade reach26 on26 water off30 pieces, not {0:?}"
@@ -380,13 +422,15 @@ pub enum VariantError {
 }
 
 impl VariantError {
-    /// The contract word: `rules` (a name), `field`, `value` or `spelling`.
+    /// The contract word: `rules` (a name), `field`, `value`, `repeated` or
+    /// `spelling`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
             VariantError::Name(_) => "rules",
             VariantError::Field(_) => "field",
             VariantError::Value { .. } => "value",
+            VariantError::Repeated(_) => "repeated",
             VariantError::Spelling(_) => "spelling",
         }
     }

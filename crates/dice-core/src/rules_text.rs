@@ -1,0 +1,84 @@
+//! Rules as a person writes them on a command line: a name, or the fields
+//! that differ from a game's default rule set, in any order.
+
+/// Rules text read into a name or `name=value` fields (see
+/// [`read_rules_text`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesText<'a> {
+    /// One word with no `=`: the name of a rule set.
+    Name(&'a str),
+    /// `name=value` words, in the order given, each field once.
+    Fields(Vec<(&'a str, &'a str)>),
+}
+
+/// Why rules text is neither a name nor fields.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RulesTextError {
+    /// A word among fields that is not `name=value`.
+    #[error("{0:?} is not a field written name=value")]
+    NotAField(String),
+    /// A field given twice.
+    #[error("the field {0:?} is given twice")]
+    Repeated(String),
+}
+
+impl RulesTextError {
+    /// The contract word: `not_a_field` or `repeated`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            RulesTextError::NotAField(_) => "not_a_field",
+            RulesTextError::Repeated(_) => "repeated",
+        }
+    }
+}
+
+/// Splits rules text a person wrote into a name or fields, so that a game
+/// can read it the same way for every game: one word with no `=` is a name;
+/// otherwise every word (separated by any whitespace) is a `name=value`
+/// field, in any order, and no field comes twice. Whether the name or the
+/// fields mean anything is for the game to say. (A record's rules line is
+/// stricter: a name, or every field in the game's order.)
+///
+/// ```
+/// use dice_core::{RulesText, RulesTextError, read_rules_text};
+///
+/// assert_eq!(read_rules_text("finkel"), Ok(RulesText::Name("finkel")));
+/// assert_eq!(
+///     read_rules_text("route=long  pieces=5"),
+///     Ok(RulesText::Fields(vec![("route", "long"), ("pieces", "5")]))
+/// );
+/// assert_eq!(
+///     read_rules_text("pieces=3 pieces=4"),
+///     Err(RulesTextError::Repeated("pieces".into()))
+/// );
+/// assert_eq!(
+///     read_rules_text("masters pieces=5"),
+///     Err(RulesTextError::NotAField("masters".into()))
+/// );
+/// ```
+///
+/// # Errors
+///
+/// [`RulesTextError::NotAField`] for a word without `=` among several, and
+/// [`RulesTextError::Repeated`] for a field given twice.
+pub fn read_rules_text(text: &str) -> Result<RulesText<'_>, RulesTextError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words[..] {
+        [] => return Ok(RulesText::Name(text)),
+        [word] if !word.contains('=') => return Ok(RulesText::Name(word)),
+        _ => {}
+    }
+    let mut fields: Vec<(&str, &str)> = Vec::with_capacity(words.len());
+    for word in words {
+        let (field, value) = word
+            .split_once('=')
+            .ok_or_else(|| RulesTextError::NotAField(word.to_owned()))?;
+        if fields.iter().any(|&(seen, _)| seen == field) {
+            return Err(RulesTextError::Repeated(field.to_owned()));
+        }
+        fields.push((field, value));
+    }
+    Ok(RulesText::Fields(fields))
+}
