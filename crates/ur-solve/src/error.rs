@@ -72,6 +72,9 @@ pub enum TableError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The path is a directory, not a file.
+    #[error("{0} is a directory; give the table file `race solve --out FILE` wrote")]
+    Directory(PathBuf),
     /// The file does not start with the table magic.
     #[error("{0} is not a solved-table file (wrong magic bytes)")]
     NotATable(PathBuf),
@@ -113,13 +116,14 @@ pub enum TableError {
 }
 
 impl TableError {
-    /// The contract word: `missing`, `io`, `not_a_table`, `version`, `header`,
-    /// `wrong_rules`, `truncated` or `checksum`.
+    /// The contract word: `missing`, `io`, `directory`, `not_a_table`,
+    /// `version`, `header`, `wrong_rules`, `truncated` or `checksum`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
             TableError::Missing(_) => "missing",
             TableError::Io { .. } => "io",
+            TableError::Directory(_) => "directory",
             TableError::NotATable(_) => "not_a_table",
             TableError::Version { .. } => "version",
             TableError::Header(_) => "header",

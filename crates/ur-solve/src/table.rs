@@ -212,6 +212,9 @@ impl Table {
                 io(e)
             }
         })?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(TableError::Directory(path.to_path_buf()));
+        }
         // SAFETY: the map is read-only and lives in the Table; as with any
         // memory map, the file must not be truncated or rewritten by
         // another process while it is open (the checksum below only
