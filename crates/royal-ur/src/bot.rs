@@ -49,7 +49,9 @@ pub enum Rung {
 #[non_exhaustive]
 pub enum BotError {
     /// A level outside 1..99 for a bot, or outside the ladder for a rung.
-    #[error("there is no level {0}; the levels are 1 to 4")]
+    #[error(
+        "there is no level {0}; the ladder is 1 to 4, and a bot takes 1 to 99 (above 4 it plays 4)"
+    )]
     Level(u32),
     /// A budget outside 1..2,000,000,000.
     #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
