@@ -27,7 +27,7 @@ pub use game::{
 };
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{ReplayError, ReplayWhy};
-pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, walk};
+pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, successors, walk};
 pub use rules_text::{RulesText, RulesTextError, read_rules_text};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};

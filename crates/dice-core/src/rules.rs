@@ -376,17 +376,53 @@ pub fn walk<R: Rules>(variant: &R::Variant, position: &R::Position, depth: u32) 
         return 1;
     }
     let mut total = 0;
+    for_each_successor::<R>(variant, position, |next| {
+        total += walk::<R>(variant, next, depth - 1);
+    });
+    total
+}
+
+/// The branches of [`walk`] one ply on from `position`, in its order: for
+/// every roll in [`Rules::chances`], the position after each move it
+/// allows, or after the lost turn when it allows none. None when the game
+/// is won. A front end can walk them one by one to show its progress.
+///
+/// ```
+/// use dice_core::toy::{Toy, ToyVariant};
+/// use dice_core::{Rules, Side, successors, walk};
+///
+/// let v = ToyVariant::default();
+/// let start = Toy::start(&v, Side::Light);
+/// let next = successors::<Toy>(&v, &start);
+/// assert_eq!(next.len(), 4);
+/// let leaves: u64 = next.iter().map(|p| walk::<Toy>(&v, p, 2)).sum();
+/// assert_eq!(leaves, walk::<Toy>(&v, &start, 3));
+/// ```
+#[must_use]
+pub fn successors<R: Rules>(variant: &R::Variant, position: &R::Position) -> Vec<R::Position> {
+    let mut out = Vec::new();
+    if R::status(variant, position) == Status::Ongoing {
+        for_each_successor::<R>(variant, position, |next| out.push(*next));
+    }
+    out
+}
+
+/// Calls `f` with each branch of [`walk`] one ply on (the game is ongoing).
+fn for_each_successor<R: Rules>(
+    variant: &R::Variant,
+    position: &R::Position,
+    mut f: impl FnMut(&R::Position),
+) {
     let mut moves = MoveList::new();
     for chance in R::chances(variant) {
         R::legal(variant, position, chance.roll, &mut moves);
         if moves.is_empty() {
             let (next, _) = R::forfeit(variant, position, chance.roll);
-            total += walk::<R>(variant, &next, depth - 1);
+            f(&next);
         }
         for &mv in moves.iter() {
             let (next, _) = R::apply(variant, position, chance.roll, mv);
-            total += walk::<R>(variant, &next, depth - 1);
+            f(&next);
         }
     }
-    total
 }
