@@ -309,7 +309,7 @@ fn line_fault(number: usize, line: &str) -> Option<String> {
         ))
     } else if number == 1 && line.starts_with('\u{feff}') {
         Some(
-            "the file starts with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+            "line 1 starts with a byte-order mark (U+FEFF); save the file as UTF-8 without one"
                 .to_owned(),
         )
     } else {

@@ -508,17 +508,25 @@ impl PositionErrorKind {
             PositionErrorKind::Water => "water",
         }
     }
+
+    /// What is wrong, as a lowercase sentence.
+    #[must_use]
+    pub const fn message(self) -> &'static str {
+        match self {
+            PositionErrorKind::Shape => {
+                "a position is three groups of ten houses joined by / and then a space and the side"
+            }
+            PositionErrorKind::Character => "a house is l, d or .",
+            PositionErrorKind::Side => "the side to move is l or d",
+            PositionErrorKind::Pieces => "a side has more pieces than the rules give it",
+            PositionErrorKind::Water => "no piece stands in the water (27) under water=reborn",
+        }
+    }
 }
 
 /// A position string refused, with the first problem found.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {text:?}", match kind {
-    PositionErrorKind::Shape => "a position is three groups of ten houses joined by / and then a space and the side",
-    PositionErrorKind::Character => "a house is l, d or .",
-    PositionErrorKind::Side => "the side to move is l or d",
-    PositionErrorKind::Pieces => "a side has more pieces than the rules give it",
-    PositionErrorKind::Water => "no piece stands in the water (27) under water=reborn",
-})]
+#[error("{}: {text:?}", .kind.message())]
 pub struct PositionError {
     /// What is wrong.
     pub kind: PositionErrorKind,
