@@ -13,7 +13,12 @@
 //! * moves: whatever is accepted writes a text that reads back equal (Ur
 //!   reads any case, Senet only lowercase `off`);
 //! * rules text: whatever is accepted is its canonical text (the name, or the
-//!   fields spelled out), and that text reads back to the same rule set.
+//!   fields spelled out), and that text reads back to the same rule set;
+//!   rules a person writes (`parse_lenient`: the differences, in any order)
+//!   take everything the strict form takes, to the same rule set, and what
+//!   they accept writes a canonical text that reads back to it;
+//! * errors: a refused record's sentence is never empty and ends in its
+//!   check's word.
 
 use dice_core::{Game, Record, Rules, Seed};
 
@@ -38,11 +43,11 @@ pub fn check(target: &str, data: &[u8]) {
         "ur_record" => record::<royal_ur::Ur>(data),
         "ur_position" => ur_position(data),
         "ur_move" => ur_move(data),
-        "ur_rules" => rules::<royal_ur::Ur>(data),
+        "ur_rules" => rules::<royal_ur::Ur>(data, |t| royal_ur::Variant::parse_lenient(t).ok()),
         "senet_record" => record::<senet::Senet>(data),
         "senet_position" => senet_position(data),
         "senet_move" => senet_move(data),
-        "senet_rules" => rules::<senet::Senet>(data),
+        "senet_rules" => rules::<senet::Senet>(data, |t| senet::Variant::parse_lenient(t).ok()),
         other => panic!("no fuzz target named {other:?}"),
     }
 }
@@ -77,6 +82,8 @@ pub fn record<R: Rules>(data: &[u8]) {
         Ok(record) => record,
         Err(e) => {
             assert!(!e.kind.as_str().is_empty());
+            assert!(!e.message().is_empty());
+            assert!(e.to_string().ends_with(&format!("({})", e.kind)));
             return;
         }
     };
@@ -84,8 +91,13 @@ pub fn record<R: Rules>(data: &[u8]) {
     assert_eq!(written, text, "format(parse(x)) != x");
     assert_eq!(Record::<R>::parse(&written).as_ref(), Ok(&record));
 
-    let Ok(game) = Game::<R>::replay(&record, None) else {
-        return;
+    let game = match Game::<R>::replay(&record, None) {
+        Ok(game) => game,
+        Err(e) => {
+            assert!(!e.message().is_empty());
+            assert!(e.record_line() > 0);
+            return;
+        }
     };
     let own = game.to_record();
     let own_text = own.to_string();
@@ -101,14 +113,21 @@ pub fn record<R: Rules>(data: &[u8]) {
     assert_eq!(again.to_record().to_string(), own_text);
 }
 
-/// Rules text: accepted text is canonical, and the canonical forms read back.
-pub fn rules<R: Rules>(data: &[u8]) {
+/// Rules text: accepted text is canonical, and the canonical forms read
+/// back; `lenient` (rules as a person writes them) takes what the strict
+/// form takes, and its answers are rule sets with a canonical text.
+pub fn rules<R: Rules>(data: &[u8], lenient: fn(&str) -> Option<R::Variant>) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    let loose = lenient(text);
+    if let Some(v) = &loose {
+        assert_eq!(v.to_string().parse::<R::Variant>().ok().as_ref(), Some(v));
+    }
     let Ok(variant) = text.parse::<R::Variant>() else {
         return;
     };
+    assert_eq!(loose.as_ref(), Some(&variant), "{text:?}");
     let shown = variant.to_string();
     let spelled = R::spelled_out(&variant);
     assert!(
@@ -143,6 +162,11 @@ pub fn ur_position(data: &[u8]) {
     for pieces in 0..=royal_ur::PIECES_MAX {
         let _ = position.is_consistent(pieces);
     }
+    for variant in [royal_ur::Variant::FINKEL, royal_ur::Variant::MASTERS] {
+        if position.check(&variant).is_ok() {
+            assert!(position.is_consistent(variant.pieces()));
+        }
+    }
 }
 
 /// Senet positions: the first byte picks one of the 128 rule sets, the rest
@@ -166,6 +190,10 @@ pub fn senet_position(data: &[u8]) {
     assert_eq!(back.to_string(), shown);
     let _ = position.key(&variant).to_string();
     let _ = position.is_consistent(&variant);
+    if let Err(e) = position.check(&variant) {
+        assert!(!position.is_consistent(&variant));
+        assert!(!e.code().is_empty());
+    }
     let _ = position.bound(&variant);
     for house in 0..=31 {
         let _ = position.at(house);
