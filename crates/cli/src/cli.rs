@@ -8,8 +8,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// questions.
 ///
 /// Exit codes: 0 success; 1 the input was refused (a bad record, position,
-/// move, seed or file), with one line on stderr naming what and where; 2 a
-/// usage error.
+/// rules, roll, move, seed or file), with one line on stderr naming what and
+/// where; 2 a usage error (an unknown option, or an option value out of
+/// range).
 #[derive(Debug, Parser)]
 #[command(name = "race", version, about, long_about = None)]
 pub struct Cli {
@@ -61,6 +62,8 @@ pub enum Command {
     Throws(ThrowsArgs),
     /// Count the game tree: every roll once, every move.
     Perft(PerftArgs),
+    /// What the bot of a level plays in a position on a roll.
+    Bot(BotArgs),
     /// Bot against bot, many games, with statistics.
     Selfplay(SelfplayArgs),
     /// Engine speed on this machine.
@@ -89,11 +92,13 @@ pub struct SeedArgs {
 pub struct PlayArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set: a name (finkel, masters; kendall, skyruk) or the fields spelled out.
+    /// The rule set: a name (finkel, masters; kendall, skyruk), or the
+    /// fields that differ from finkel (ur) or kendall (senet) in any order,
+    /// e.g. "route=long pieces=5".
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
-    /// The bot's level (1 to the top, or `top`; for ur also `perfect`,
-    /// which needs --table).
+    /// The bot's level: 1 to 99 (above the top of the ladder plays the
+    /// top), or `top`; for ur also `perfect`, which needs --table.
     #[arg(long, value_name = "LEVEL", default_value = "top")]
     pub level: String,
     /// The solved table (from `race solve`) the `perfect` level plays from.
@@ -156,7 +161,7 @@ pub struct ReplayArgs {
 pub struct MovesArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set.
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The position (the start when not given).
@@ -178,7 +183,7 @@ pub struct PositionArgs {
     /// The position string.
     #[arg(long, value_name = "POSITION")]
     pub position: String,
-    /// The rule set.
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -197,13 +202,13 @@ pub struct ThrowsArgs {
     /// The seed.
     #[command(flatten)]
     pub seed: SeedArgs,
-    /// The first throw number.
+    /// The first throw number (0 to 18446744073709551615).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub from: u64,
     /// How many throws (at most 1,000,000).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub count: u64,
-    /// The rule set.
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -216,15 +221,44 @@ pub struct ThrowsArgs {
 pub struct PerftArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set.
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
-    /// How many plies deep.
-    #[arg(long, value_name = "D")]
+    /// How many plies deep (0 to 64).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=64))]
     pub depth: u32,
     /// The position (the start when not given).
     #[arg(long, value_name = "POSITION")]
     pub position: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race bot`.
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// Which game.
+    pub game: GameName,
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    #[arg(long, value_name = "RULES")]
+    pub rules: Option<String>,
+    /// The position (the start when not given).
+    #[arg(long, value_name = "POSITION")]
+    pub position: Option<String>,
+    /// The roll.
+    #[arg(long, value_name = "N")]
+    pub roll: u8,
+    /// The bot's level: 1 to 99 (above the top of the ladder plays the
+    /// top), or `top`; for ur also `perfect`, which needs --table.
+    #[arg(long, value_name = "LEVEL", default_value = "top")]
+    pub level: String,
+    /// The solved table (from `race solve`) the `perfect` level plays from.
+    #[arg(long, value_name = "PATH")]
+    pub table: Option<PathBuf>,
+    /// Print JSON: the move and what the bot found.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `race selfplay`.
@@ -232,16 +266,17 @@ pub struct PerftArgs {
 pub struct SelfplayArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set.
+    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many games.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub games: u64,
-    /// Light's level.
+    /// Light's level: 1 to 99 (above the top plays the top), `top`, or
+    /// for ur `perfect` with --table.
     #[arg(long, value_name = "LEVEL", default_value = "top")]
     pub light: String,
-    /// Dark's level.
+    /// Dark's level, as light's.
     #[arg(long, value_name = "LEVEL", default_value = "top")]
     pub dark: String,
     /// The solved table (from `race solve`) a `perfect` side plays from
@@ -296,8 +331,8 @@ pub struct SolveArgs {
     /// fields spelled out.
     #[arg(value_name = "RULES")]
     pub rules: String,
-    /// Play with this many pieces a side instead of the rule set's.
-    #[arg(long, value_name = "N")]
+    /// Play with this many pieces a side (1 to 7) instead of the rule set's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=7))]
     pub pieces: Option<u8>,
     /// Write the table to this file.
     #[arg(long, value_name = "PATH")]

@@ -3,7 +3,7 @@
 //! implement it; everything else in the crate is generic over it.
 
 use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
 use crate::style::Style;
@@ -24,14 +24,16 @@ pub trait Engine: Rules {
     /// The named rule sets, for `bench`.
     fn named_variants() -> Vec<Self::Variant>;
 
-    /// Reads rules text (a name or the fields spelled out).
+    /// Reads rules a person gave (a name, or the fields that differ from
+    /// [`Engine::default_variant`] in any order).
     ///
     /// # Errors
     ///
     /// A refusal naming `input` and the rules' own code.
     fn parse_variant(text: &str, input: &str) -> Result<Self::Variant, Refused>;
 
-    /// Reads a position string under these rules.
+    /// Reads a position string under these rules (its text only; see
+    /// [`Engine::inconsistency`] for whether it can occur).
     ///
     /// # Errors
     ///
@@ -41,6 +43,16 @@ pub trait Engine: Rules {
         variant: &Self::Variant,
         input: &str,
     ) -> Result<Self::Position, Refused>;
+
+    /// Why the position cannot occur under these rules, as its code and a
+    /// sentence, or `None` when it can.
+    fn inconsistency(
+        variant: &Self::Variant,
+        position: &Self::Position,
+    ) -> Option<(&'static str, String)>;
+
+    /// The `from` and `to` of a move as JSON, for a refusal's detail.
+    fn places_json(mv: Self::Move) -> (Value, Value);
 
     /// The position string.
     fn position_text(position: &Self::Position) -> String;
@@ -95,22 +107,19 @@ pub trait Engine: Rules {
     /// The highest bot level.
     fn level_top(variant: &Self::Variant) -> u8;
 
-    /// A bot at a level (`1`..top, or `top`).
-    ///
-    /// # Errors
-    ///
-    /// A refusal with code `level`.
-    fn bot(level: &str, variant: &Self::Variant, input: &str) -> Result<Self::Bot, Refused>;
+    /// The bot of the ladder at `level` (1..99; above the top it plays the
+    /// top), or `None` for a level the game's bot refuses.
+    fn ladder_bot(level: u8, variant: &Self::Variant) -> Option<Self::Bot>;
 
-    /// A bot at a level given on the command line with the `--table` the
-    /// command was given: as [`Engine::bot`], and the level `perfect` for a
-    /// game that can read a solved table. Senet has none, so by default
-    /// `perfect` is refused (exit 1, code `level`).
+    /// A bot at a level given on the command line (`1`..`99`, `top`, or for
+    /// a game that can read a solved table `perfect`) with the `--table` the
+    /// command was given. Senet has no table, so `perfect` is a usage error.
     ///
     /// # Errors
     ///
-    /// A refusal (exit 1), or a usage error (exit 2) when a level needs a
-    /// table and none was given.
+    /// A usage error (exit 2) for a level that is not one, or that needs a
+    /// table and has none; a refusal (exit 1) for a table that cannot be
+    /// read.
     fn bot_with_table(
         level: &str,
         variant: &Self::Variant,
@@ -118,20 +127,23 @@ pub trait Engine: Rules {
         table: Option<&std::path::Path>,
     ) -> Result<Self::Bot, Failure> {
         let _ = table;
-        if level == "perfect" {
-            return Err(Refused::new(
-                input,
-                "level",
-                format!(
-                    "{} has no perfect level; the levels are 1 to {} and top",
-                    Self::CMD,
-                    Self::level_top(variant)
-                ),
-            )
-            .detail("level", level)
-            .into());
-        }
-        Ok(Self::bot(level, variant, input)?)
+        let n = match parse_level(level) {
+            Some(Level::Ladder(n)) => n,
+            Some(Level::Top) => Self::level_top(variant),
+            Some(Level::Perfect) => {
+                return Err(Failure::usage(
+                    input,
+                    format!(
+                        "{} has no perfect level (no solved table); {}",
+                        Self::CMD,
+                        levels_words(Self::level_top(variant), false)
+                    ),
+                ));
+            }
+            None => return Err(level_usage::<Self>(level, variant, input, false)),
+        };
+        Self::ladder_bot(n, variant)
+            .ok_or_else(|| level_usage::<Self>(level, variant, input, false))
     }
 
     /// The bot's level, for messages.
@@ -145,6 +157,71 @@ pub trait Engine: Rules {
 
     /// The bot's move in a game, `None` when it has no roll.
     fn choose(bot: &Self::Bot, game: &Game<Self>) -> Option<Self::Move>;
+
+    /// What the bot plays in a position on a roll and what it found, as the
+    /// fields of its thought (`move` first), or `None` when the roll allows
+    /// no move.
+    fn think(
+        bot: &Self::Bot,
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: u8,
+    ) -> Option<Map<String, Value>>;
+}
+
+/// The most a bot level may be, as the reference's bot takes it.
+pub const LEVEL_ASKED_MAX: u8 = 99;
+
+/// A bot level as the command line gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// A rung of the ladder, 1 to 99 (above the top plays the top).
+    Ladder(u8),
+    /// The top of the ladder.
+    Top,
+    /// The perfect bot, reading a solved table.
+    Perfect,
+}
+
+/// Reads a level: `1` to `99` written without a leading zero, `top` or
+/// `perfect`; `None` for anything else.
+pub fn parse_level(text: &str) -> Option<Level> {
+    match text {
+        "top" => Some(Level::Top),
+        "perfect" => Some(Level::Perfect),
+        _ if text.starts_with('0') || !text.bytes().all(|b| b.is_ascii_digit()) => None,
+        _ => text
+            .parse::<u8>()
+            .ok()
+            .filter(|n| (1..=LEVEL_ASKED_MAX).contains(n))
+            .map(Level::Ladder),
+    }
+}
+
+/// What the levels are, in words.
+pub fn levels_words(top: u8, perfect: bool) -> String {
+    let words = if perfect {
+        ", top, or perfect with --table"
+    } else {
+        " or top"
+    };
+    format!("a level is 1 to {LEVEL_ASKED_MAX} (above {top} the bot plays {top}){words}")
+}
+
+/// The usage error for a level that is not one.
+pub fn level_usage<E: Engine>(
+    level: &str,
+    variant: &E::Variant,
+    input: &str,
+    perfect: bool,
+) -> Failure {
+    Failure::usage(
+        input,
+        format!(
+            "there is no level {level:?}: {}",
+            levels_words(E::level_top(variant), perfect)
+        ),
+    )
 }
 
 /// The legal moves for a position and a roll, as a vector.
@@ -158,6 +235,17 @@ pub fn legal<E: Engine>(variant: &E::Variant, position: &E::Position, roll: u8) 
 mod tests {
     use super::*;
     use royal_ur::{Position, Ur, Variant};
+
+    #[test]
+    fn levels_are_1_to_99_top_and_perfect() {
+        assert_eq!(parse_level("1"), Some(Level::Ladder(1)));
+        assert_eq!(parse_level("99"), Some(Level::Ladder(99)));
+        assert_eq!(parse_level("top"), Some(Level::Top));
+        assert_eq!(parse_level("perfect"), Some(Level::Perfect));
+        for bad in ["0", "100", "05", "", "+3", "Top", "4 "] {
+            assert_eq!(parse_level(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn legal_lists_moves_in_engine_order() {

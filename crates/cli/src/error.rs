@@ -7,22 +7,30 @@ use serde_json::{Map, Value, json};
 
 /// Why a command did not do what it was asked, with the input it names.
 ///
-/// A refusal is about the input (a bad record, position, move, seed or
-/// file); it exits with code 1.
+/// A refusal is about the input (a bad record, position, rules, roll, move,
+/// seed or file); it exits with code 1. On stderr it is one line,
+/// `race: WHERE: WHAT (CODE[, WHY])`: where the input came from, a plain
+/// sentence (which names the line or ply of a record itself), and the
+/// machine's words once, in parentheses.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Refused {
     /// The contract word, e.g. `bad_record`, `POS_GAP`, `wrong_distance`.
     pub code: &'static str,
-    /// The parse error or replay reason of a `bad_record`.
+    /// The parse error or replay reason of a `bad_record`, or the problem
+    /// of an `inconsistent` position.
     pub why: Option<&'static str>,
-    /// The line of the input, counted from 1.
+    /// The line of the input, counted from 1 (0 for the text as a whole).
     pub line: Option<u32>,
     /// The ply of the game, counted from 0.
     pub ply: Option<u32>,
     /// Anything more a program may want (the text refused, the move ...),
     /// boxed so that a `Result<_, Refused>` stays small.
     pub detail: Box<Map<String, Value>>,
-    /// What was refused: a file name, `--position`, `standard input` ...
+    /// Fields the JSON answer carries beside `ok` and `error` (what a
+    /// command could still say about the input).
+    pub report: Box<Map<String, Value>>,
+    /// Where the input came from: a file name, `--position`, `standard
+    /// input` ...
     pub input: String,
     /// A lowercase sentence saying what was wrong.
     pub message: String,
@@ -41,6 +49,7 @@ impl Refused {
             line: None,
             ply: None,
             detail: Box::default(),
+            report: Box::default(),
             input: input.into(),
             message: message.into(),
         }
@@ -60,6 +69,13 @@ impl Refused {
         self
     }
 
+    /// Sets the ply.
+    #[must_use]
+    pub fn ply(mut self, ply: usize) -> Refused {
+        self.ply = Some(u32::try_from(ply).unwrap_or(u32::MAX));
+        self
+    }
+
     /// Adds a detail field.
     #[must_use]
     pub fn detail(mut self, key: &str, value: impl Into<Value>) -> Refused {
@@ -67,44 +83,55 @@ impl Refused {
         self
     }
 
+    /// Puts these fields in the JSON answer, between `ok` and `error`.
+    #[must_use]
+    pub fn report(mut self, fields: Map<String, Value>) -> Refused {
+        *self.report = fields;
+        self
+    }
+
     /// The JSON object a `--json` command prints for this refusal.
     pub fn to_json(&self) -> Value {
-        json!({
-            "ok": false,
-            "error": {
+        let mut out = Map::new();
+        out.insert("ok".to_owned(), Value::Bool(false));
+        out.extend(self.report.iter().map(|(k, v)| (k.clone(), v.clone())));
+        out.insert(
+            "error".to_owned(),
+            json!({
                 "code": self.code,
                 "why": self.why,
                 "line": self.line,
                 "ply": self.ply,
                 "detail": self.detail,
-            }
-        })
+            }),
+        );
+        Value::Object(out)
     }
 }
 
 impl fmt::Display for Refused {
-    /// One line: `INPUT[ line N][ ply N]: CODE[ (WHY)]: MESSAGE`.
+    /// One line: `INPUT: MESSAGE (CODE[, WHY])`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.input)?;
-        if let Some(line) = self.line {
-            write!(f, " line {line}")?;
+        write!(
+            f,
+            "{}: {} ({}",
+            self.input,
+            one_line(&self.message),
+            self.code
+        )?;
+        if let Some(why) = self.why {
+            write!(f, ", {why}")?;
         }
-        if let Some(ply) = self.ply {
-            write!(f, " ply {ply}")?;
-        }
-        write!(f, ": {}", self.code)?;
-        if let Some(why) = &self.why {
-            write!(f, " ({why})")?;
-        }
-        // Keep it to one line whatever the message quotes.
-        let message: String = self
-            .message
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .take(300)
-            .collect();
-        write!(f, ": {message}")
+        f.write_str(")")
     }
+}
+
+/// The text on one line, whatever it quotes, and not too long to read.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(400)
+        .collect()
 }
 
 /// How a command failed, which decides the exit code.
@@ -112,10 +139,37 @@ impl fmt::Display for Refused {
 pub enum Failure {
     /// The input was refused: exit 1.
     Refused(Box<Refused>),
-    /// The command line was wrong in a way clap could not see: exit 2.
-    Usage(String),
+    /// The command line was wrong in a way clap could not see (an option
+    /// value out of range ...): exit 2.
+    Usage {
+        /// The option, e.g. `--level`.
+        input: String,
+        /// What is wrong with its value.
+        message: String,
+    },
     /// Writing the output failed (other than a closed pipe): exit 1.
     Io(std::io::Error),
+}
+
+impl Failure {
+    /// A usage error: `input`'s value is not one the command takes.
+    pub fn usage(input: impl Into<String>, message: impl Into<String>) -> Failure {
+        Failure::Usage {
+            input: input.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    /// The line on stderr after `race: `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Refused(r) => r.fmt(f),
+            Failure::Usage { input, message } => write!(f, "{input}: {}", one_line(message)),
+            Failure::Io(e) => write!(f, "output: {}", crate::input::io_words(e)),
+        }
+    }
 }
 
 impl From<Refused> for Failure {

@@ -92,17 +92,66 @@ pub fn io_words(e: &std::io::Error) -> String {
     }
 }
 
+/// A seed as the user gave it: the bytes, and how to echo them back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenSeed {
+    /// The seed.
+    pub seed: Seed,
+    /// The seed as given: `"TEXT"` (quoted) or `hex HEX`.
+    pub shown: String,
+}
+
+impl GivenSeed {
+    /// A seed made by the program (from the clock, or the next game's):
+    /// shown as text when it is printable text, else as hex.
+    pub fn made(seed: Seed) -> GivenSeed {
+        let shown = shown(&seed);
+        GivenSeed { seed, shown }
+    }
+}
+
+/// How a seed the program made or derived is echoed: `"TEXT"` when its
+/// bytes are printable UTF-8, else `hex HEX`.
+pub fn shown(seed: &Seed) -> String {
+    match std::str::from_utf8(seed.as_bytes()) {
+        Ok(text) if !text.chars().any(char::is_control) => format!("{text:?}"),
+        _ => format!("hex {}", seed.to_hex()),
+    }
+}
+
 /// The seed from `--seed TEXT` (its bytes) or `--seed-hex HEX`.
 ///
 /// # Errors
 ///
 /// `seed` with the seed's own reason (`empty`, `odd_length`, `not_hex`).
-pub fn seed(text: Option<&str>, hex: Option<&str>) -> Result<Option<Seed>, Refused> {
-    let (input, made) = match (text, hex) {
-        (Some(t), _) => ("--seed", Seed::new(t.as_bytes())),
-        (None, Some(h)) => ("--seed-hex", Seed::from_hex(h)),
+pub fn seed(text: Option<&str>, hex: Option<&str>) -> Result<Option<GivenSeed>, Refused> {
+    let (input, made, shown) = match (text, hex) {
+        (Some(t), _) => ("--seed", Seed::new(t.as_bytes()), format!("{t:?}")),
+        (None, Some(h)) => ("--seed-hex", Seed::from_hex(h), format!("hex {h}")),
         (None, None) => return Ok(None),
     };
-    made.map(Some)
-        .map_err(|e| Refused::new(input, "seed", e.to_string()).why(e.code()))
+    match made {
+        Ok(seed) => Ok(Some(GivenSeed { seed, shown })),
+        Err(e) => Err(Refused::new(input, "seed", e.to_string()).why(e.code())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_echoed_as_given() {
+        let text = seed(Some("my seed"), None).unwrap().unwrap();
+        assert_eq!(text.shown, "\"my seed\"");
+        let hex = seed(None, Some("5F1c")).unwrap().unwrap();
+        assert_eq!(
+            (hex.shown.as_str(), hex.seed.to_hex()),
+            ("hex 5F1c", "5f1c".to_owned())
+        );
+        assert_eq!(shown(&Seed::new([0xff, 0x00]).unwrap()), "hex ff00");
+        assert_eq!(shown(&Seed::new("soak:12").unwrap()), "\"soak:12\"");
+        assert!(seed(Some(""), None).is_err());
+        assert_eq!(seed(None, None), Ok(None));
+    }
 }

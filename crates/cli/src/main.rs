@@ -24,11 +24,13 @@ mod ur;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
-use dice_core::{Seed, Side};
+use dice_core::{Seed, Side, record_rules};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
+use serde_json::{Value, json};
 
 use crate::cli::{Cli, Command, GameName};
 use crate::engine::Engine;
@@ -55,21 +57,18 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(move || run(cli.command));
     match outcome {
         Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(Failure::Refused(r))) => {
-            if json {
+        Ok(Err(Failure::Io(e))) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(Err(failure)) => {
+            if let Failure::Refused(r) = &failure
+                && json
+            {
                 let _ = emit(&format!("{}\n", r.to_json()));
             }
-            eprintln!("race: {r}");
-            ExitCode::from(1)
-        }
-        Ok(Err(Failure::Usage(message))) => {
-            eprintln!("race: {message}");
-            ExitCode::from(2)
-        }
-        Ok(Err(Failure::Io(e))) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Ok(Err(Failure::Io(e))) => {
-            eprintln!("race: output: {}", input::io_words(&e));
-            ExitCode::from(1)
+            eprintln!("race: {failure}");
+            ExitCode::from(match failure {
+                Failure::Usage { .. } => 2,
+                _ => 1,
+            })
         }
         Err(_) => ExitCode::from(70),
     }
@@ -81,6 +80,8 @@ fn wants_json(command: &Command) -> bool {
         Command::Moves(a) => a.json,
         Command::Position(a) => a.json,
         Command::Throws(a) => a.json,
+        Command::Perft(a) => a.json,
+        Command::Bot(a) => a.json,
         Command::Selfplay(a) => a.json,
         Command::Solve(a) => a.json,
         Command::Analyse(a) => a.json,
@@ -115,6 +116,7 @@ fn run(command: Command) -> Outcome {
         Command::Position(a) => for_game!(a.game, position_cmd(&a)),
         Command::Throws(a) => for_game!(a.game, throws_cmd(&a)),
         Command::Perft(a) => for_game!(a.game, perft_cmd(&a)),
+        Command::Bot(a) => for_game!(a.game, bot_cmd(&a)),
         Command::Selfplay(a) => for_game!(a.game, selfplay_cmd(&a)),
         Command::Bench(a) => bench_cmd(&a),
         Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
@@ -135,7 +137,7 @@ fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
     let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
     let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
         Some(seed) => seed,
-        None => play::fresh_seed(),
+        None => input::GivenSeed::made(play::fresh_seed()),
     };
     let mode = if a.watch {
         play::Mode::Watch
@@ -168,28 +170,26 @@ fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
     play::run(opts, &mut lines, &mut out)
 }
 
-/// Which game a record is, from its rules line.
+/// Which game a record is, from its rules line, after the checks every
+/// record passes first (`empty`, `no_newline`, the shape of line 1).
 fn recognise(text: &str, name: &str) -> Result<GameName, Refused> {
-    let first = text.lines().next().unwrap_or("");
-    let rules = first
-        .strip_prefix("[rules ")
-        .and_then(|r| r.strip_suffix(']'));
-    let refused = || {
-        Refused::new(
-            name,
-            "bad_record",
-            "the first line is not a rules line of either game (give --game)",
-        )
-        .why("rules")
-        .line(1)
-    };
-    let rules = rules.ok_or_else(refused)?;
-    if Ur::parse_variant(rules, name).is_ok() {
+    let rules = record_rules(text).map_err(|e| query::record_refusal(name, &e))?;
+    if rules.parse::<royal_ur::Variant>().is_ok() {
         Ok(GameName::Ur)
-    } else if <::senet::Senet as Engine>::parse_variant(rules, name).is_ok() {
+    } else if rules.parse::<::senet::Variant>().is_ok() {
         Ok(GameName::Senet)
     } else {
-        Err(refused())
+        Err(Refused::new(
+            name,
+            "bad_record",
+            format!(
+                "line 1 names no rule set of either game: {rules:?} (the names are finkel and \
+                 masters, kendall and skyruk, or every field spelled out in order; give --game \
+                 to hear what one game makes of it)"
+            ),
+        )
+        .why("rules")
+        .line(1))
     }
 }
 
@@ -224,6 +224,11 @@ fn moves_cmd<E: Engine>(a: &cli::MovesArgs) -> Outcome {
 fn position_cmd<E: Engine>(a: &cli::PositionArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
     let position = E::parse_position(&a.position, &variant, "--position")?;
+    if let Some(refused) = query::inconsistency::<E>(&a.position, &variant, &position) {
+        return Err(refused
+            .report(query::position_fields::<E>(&variant, &position))
+            .into());
+    }
     emit(&query::position::<E>(
         &variant,
         &position,
@@ -232,40 +237,90 @@ fn position_cmd<E: Engine>(a: &cli::PositionArgs) -> Outcome {
     ))
 }
 
+/// The most throws one `race throws` gives.
 const THROWS_MAX: u64 = 1_000_000;
 
 fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let Some(seed) = input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? else {
-        return Err(Failure::Usage(
-            "throws needs a seed: --seed TEXT or --seed-hex HEX".to_owned(),
+    let Some(given) = input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? else {
+        return Err(Failure::usage(
+            "throws",
+            "a seed is needed: --seed TEXT or --seed-hex HEX",
         ));
     };
     if a.count > THROWS_MAX {
-        return Err(Refused::new(
+        return Err(Failure::usage(
+            "--count",
+            format!("at most {THROWS_MAX} throws at a time, not {}", a.count),
+        ));
+    }
+    let numbers = query::throw_numbers(a.from, a.count).map_err(|there| {
+        Refused::new(
             "--count",
             "count",
             format!(
-                "{} throws is more than the {THROWS_MAX} one call gives",
+                "the throws from {} run out at the last number, {}: there are {there}, not {}",
+                a.from,
+                u64::MAX,
                 a.count
             ),
         )
-        .into());
-    }
-    emit(&query::throws::<E>(
-        &variant, &seed, a.from, a.count, a.json,
-    ))
+        .detail("from", a.from)
+        .detail("count", a.count)
+        .detail("there", there)
+    })?;
+    emit(&query::throws::<E>(&variant, &given.seed, numbers, a.json))
 }
 
 fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
     let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
-    if a.depth > 64 {
-        return Err(Refused::new("--depth", "depth", "a depth above 64 would never finish").into());
+    let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let bar = ProgressBar::hidden();
+    let leaves = query::perft_count::<E>(&variant, &position, a.depth, |done, parts| {
+        if terminal && bar.is_hidden() && started.elapsed() >= Duration::from_secs(1) {
+            if let Ok(style) = ProgressStyle::with_template(&format!(
+                "depth {}: {{bar:30}} {{pos}}/{{len}} branches  eta {{eta}}",
+                a.depth
+            )) {
+                bar.set_style(style);
+            }
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_length(parts as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    if a.json {
+        return emit(&format!(
+            "{}\n",
+            json!({
+                "game": E::GAME,
+                "rules": variant.to_string(),
+                "position": E::position_text(&position),
+                "depth": a.depth,
+                "leaves": leaves,
+            })
+        ));
     }
-    emit(&format!(
-        "{}\n",
-        query::perft_count::<E>(&variant, &position, a.depth)
+    emit(&format!("depth {}: {leaves} leaves\n", a.depth))
+}
+
+fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
+    let variant = variant::<E>(a.rules.as_deref())?;
+    let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
+    let roll = query::check_roll::<E>(a.roll)?;
+    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
+    let thought = E::think(&bot, &variant, &position, roll);
+    if a.json {
+        let value = thought.map_or_else(|| json!({ "move": null }), Value::Object);
+        return emit(&format!("{value}\n"));
+    }
+    emit(&query::thought_text(
+        E::side(&position),
+        roll,
+        thought.as_ref(),
     ))
 }
 
@@ -308,7 +363,9 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
         return Err(Refused::new(
             "soak",
             "invariant",
-            format!("{failures} games broke an invariant (each named above)"),
+            format!(
+                "{failures} games broke an invariant (the first of each rule set are named above)"
+            ),
         )
         .into());
     }
@@ -317,12 +374,13 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
 
 fn bench_cmd(a: &cli::BenchArgs) -> Outcome {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
-        return Err(Refused::new(
+        return Err(Failure::usage(
             "--seconds",
-            "seconds",
-            "give a number of seconds above 0 and at most 3600",
-        )
-        .into());
+            format!(
+                "a measurement lasts more than 0 and at most 3600 seconds, not {}",
+                a.seconds
+            ),
+        ));
     }
     let budget = Duration::from_secs_f64(a.seconds);
     let games = match a.game {

@@ -11,7 +11,7 @@ use dice_core::{Dice, Game, PlayError, Seed, Setup, Side, throw_bits};
 
 use crate::engine::Engine;
 use crate::error::{Failure, Refused};
-use crate::input::io_words;
+use crate::input::{GivenSeed, io_words};
 use crate::query::{last_moves, move_list, result_line};
 use crate::style::{Paint, Style};
 
@@ -40,8 +40,8 @@ pub struct Options<E: Engine> {
     pub table: Option<PathBuf>,
     /// Who moves first (thrown for, or the rules', when `None`).
     pub first: Option<Side>,
-    /// The seed of the first game.
-    pub seed: Seed,
+    /// The seed of the first game, as given.
+    pub seed: GivenSeed,
     /// Where to write the record at the end.
     pub record: Option<PathBuf>,
     /// How to draw.
@@ -125,7 +125,7 @@ const HELP: &str = "commands:
   route (r)         show the route
   undo (u)          take back your last move
   new (n)           a new game, with the next seed
-  level N           change the bot's level (1 to top, top; for ur `perfect` with --table)
+  level N           change the bot's level (1 to 99, above the top plays the top; top; for ur `perfect` with --table)
   save FILE         write the record now
   resign            give the game up
   help (h, ?)       this
@@ -163,7 +163,7 @@ impl<E: Engine> Session<'_, E> {
             "{} under {}, seed {}: {mode}.",
             E::GAME,
             self.game.variant(),
-            self.opts.seed.to_hex()
+            self.opts.seed.shown
         );
         self.say(&style.paint(&head, Paint::Bold))?;
         let opening = self.game.opening().to_vec();
@@ -238,7 +238,7 @@ impl<E: Engine> Session<'_, E> {
     }
 
     fn new_game(&mut self) -> Result<(), Refused> {
-        self.opts.seed = next_seed(&self.opts.seed);
+        self.opts.seed = GivenSeed::made(next_seed(&self.opts.seed.seed));
         self.game = make_game::<E>(&self.opts)?;
         self.seen = 0;
         Ok(())
@@ -319,13 +319,10 @@ impl<E: Engine> Session<'_, E> {
                             E::bot_name(&self.opts.bot)
                         ))?;
                     }
-                    Err(Failure::Refused(r)) => {
-                        self.say(&style.paint(&format!("refused: {r}"), Paint::Warn))?;
-                    }
-                    Err(Failure::Usage(why)) => {
-                        self.say(&style.paint(&format!("refused: {why}"), Paint::Warn))?;
-                    }
                     Err(e @ Failure::Io(_)) => return Err(e),
+                    Err(refused) => {
+                        self.say(&style.paint(&format!("refused: {refused}"), Paint::Warn))?;
+                    }
                 }
             }
             _ => self.play_text(line)?,
@@ -396,7 +393,7 @@ impl<E: Engine> Session<'_, E> {
 ///
 /// A refusal when the game cannot be set up.
 pub fn make_game<E: Engine>(opts: &Options<E>) -> Result<Game<E>, Refused> {
-    let mut setup = Setup::new(Dice::Seeded(opts.seed.clone()), opts.variant.clone());
+    let mut setup = Setup::new(Dice::Seeded(opts.seed.seed.clone()), opts.variant.clone());
     if let Some(first) = opts.first {
         setup = setup.first(first);
     }

@@ -1,8 +1,8 @@
 //! The one-shot commands, generic over the game: replay, moves, position,
 //! throws, perft.
 
-use dice_core::{Faces, Game, LogEntry, PlayError, ReplayError, Seed, Side};
-use serde_json::{Value, json};
+use dice_core::{Faces, Game, LogEntry, ParseRecordError, PlayError, ReplayError, Seed, Side};
+use serde_json::{Map, Value, json};
 
 use crate::engine::{Engine, legal};
 use crate::error::Refused;
@@ -71,50 +71,51 @@ pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
     })
 }
 
-/// The refusal for a record that could not be replayed.
+/// The refusal for a record that could not be replayed: the contract's
+/// code, why, line and ply, the library's sentence, and for a refused move
+/// the detail of spec §10 and §14, `{from, to, roll, ply}`, with the reason
+/// in words (or `{text, why}` for text that is not a move).
 pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
-    let message = match e {
-        ReplayError::Parse(p) => format!("the text is not a record: check {} fails here", p.kind),
-        ReplayError::Mismatch { why, .. } => format!(
-            "the record parts from the game here ({})",
-            match why.as_str() {
-                "opening" => "the opening throw or the first side differs",
-                "move" => "a move where the game lost the turn by itself, or the other way round",
-                "side" => "the wrong side is named",
-                "roll" => "the roll is not the game's",
-                "over" => "the record goes on after the game ended",
-                "forfeit" => "a lost turn where the game has a move to make",
-                "result" => "the result line is not how the game ended",
-                other => other,
-            }
-        ),
-        ReplayError::Refused { .. } => e.to_string(),
-        _ => e.to_string(),
-    };
-    let mut r = Refused::new(input, e.code(), message);
+    if let ReplayError::Parse(e) = e {
+        return record_refusal(input, e);
+    }
+    let mut r = Refused::new(input, e.code(), e.message());
     r.why = e.why();
-    r.line = e.line().map(|l| u32::try_from(l).unwrap_or(u32::MAX));
-    r.ply = e.ply().map(|p| u32::try_from(p).unwrap_or(u32::MAX));
-    if let ReplayError::Refused { error, .. } = e {
-        r.message = error.to_string();
+    if let Some(line) = e.line() {
+        r = r.line(line);
+    }
+    if let Some(ply) = e.ply() {
+        r = r.ply(ply);
+    }
+    if let ReplayError::Refused { error, ply, .. } = e {
         match error {
             PlayError::Refused { refusal, mv, roll } => {
-                r.message = format!("{mv} on a roll of {roll}: {refusal}");
+                let (from, to) = E::places_json(*mv);
                 r = r
-                    .detail("move", mv.to_string())
+                    .detail("from", from)
+                    .detail("to", to)
                     .detail("roll", *roll)
+                    .detail("ply", *ply)
                     .detail("reason", refusal.to_string());
             }
             PlayError::BadMove { text, why } => {
-                r.message = format!("{text:?} is not a move: {why}");
                 r = r
                     .detail("text", text.as_str())
-                    .detail("why", why.to_string());
+                    .detail("why", why.to_string())
+                    .detail("ply", *ply);
             }
             _ => {}
         }
     }
     r
+}
+
+/// The refusal for text that is not a record: `bad_record` with the check
+/// as `why`, the line, and the library's sentence.
+pub fn record_refusal(input: &str, e: &ParseRecordError) -> Refused {
+    Refused::new(input, "bad_record", e.message())
+        .why(e.kind.as_str())
+        .line(e.line)
 }
 
 /// Replays a record's text under its own rules or `rules`.
@@ -192,19 +193,45 @@ pub fn move_list<E: Engine>(log: &[LogEntry<E>]) -> String {
     out
 }
 
-/// Parses the position option (the start with light to move when absent).
+/// Parses the position option (the start with light to move when absent)
+/// and checks that it can occur under the rules.
 ///
 /// # Errors
 ///
-/// A refusal with the position's code.
+/// A refusal with the position's code, or `inconsistent` with the problem.
 pub fn position_or_start<E: Engine>(
     position: Option<&str>,
     variant: &E::Variant,
 ) -> Result<E::Position, Refused> {
     match position {
-        Some(text) => E::parse_position(text, variant, "--position"),
+        Some(text) => {
+            let position = E::parse_position(text, variant, "--position")?;
+            match inconsistency::<E>(text, variant, &position) {
+                Some(refused) => Err(refused),
+                None => Ok(position),
+            }
+        }
         None => Ok(E::start(variant, Side::Light)),
     }
+}
+
+/// The refusal of a position that cannot occur under the rules, or `None`
+/// when it can.
+pub fn inconsistency<E: Engine>(
+    text: &str,
+    variant: &E::Variant,
+    position: &E::Position,
+) -> Option<Refused> {
+    let (why, problem) = E::inconsistency(variant, position)?;
+    Some(
+        Refused::new(
+            "--position",
+            "inconsistent",
+            format!("{text:?} cannot occur under {variant}: {problem}"),
+        )
+        .why(why)
+        .detail("text", text),
+    )
 }
 
 /// Checks a roll given on the command line.
@@ -262,6 +289,22 @@ pub fn moves<E: Engine>(
         .collect()
 }
 
+/// `race position`'s JSON fields for a position.
+pub fn position_fields<E: Engine>(
+    variant: &E::Variant,
+    position: &E::Position,
+) -> Map<String, Value> {
+    let mut map = Map::new();
+    map.insert("position".to_owned(), json!(E::position_text(position)));
+    map.insert("key".to_owned(), json!(E::key_text(position, variant)));
+    map.insert("side".to_owned(), json!(E::side(position).as_str()));
+    map.insert(
+        "consistent".to_owned(),
+        json!(E::is_consistent(variant, position)),
+    );
+    map
+}
+
 /// `race position`: the position checked, as JSON or drawn.
 pub fn position<E: Engine>(
     variant: &E::Variant,
@@ -269,41 +312,46 @@ pub fn position<E: Engine>(
     json_out: bool,
     style: &Style,
 ) -> String {
-    let consistent = E::is_consistent(variant, position);
-    let side = E::side(position);
     if json_out {
-        let v = json!({
-            "ok": true,
-            "position": E::position_text(position),
-            "key": E::key_text(position, variant),
-            "side": side.as_str(),
-            "consistent": consistent,
-        });
-        return format!("{v}\n");
+        let mut map = Map::new();
+        map.insert("ok".to_owned(), Value::Bool(true));
+        map.extend(position_fields::<E>(variant, position));
+        return format!("{}\n", Value::Object(map));
     }
     format!(
-        "{}position {}\nkey {}, {side} to move, {} under {variant}\n",
+        "{}position {}\nkey {}, {} to move, consistent under {variant}\n",
         E::draw(variant, position, &[], style),
         E::position_text(position),
         E::key_text(position, variant),
-        if consistent {
-            "consistent"
-        } else {
-            "not consistent"
-        },
+        E::side(position),
     )
 }
 
-/// `race throws`: throws `from`..`from+count` of a seed.
+/// The throw numbers `from`, `from + 1`, ... , `count` of them, or, when
+/// they would run past the last throw number (`u64::MAX`), how many there
+/// are from `from` on.
+///
+/// # Errors
+///
+/// How many throws there are from `from` on, when that is fewer than
+/// `count`.
+pub fn throw_numbers(from: u64, count: u64) -> Result<impl Iterator<Item = u64>, u64> {
+    if count > 0 && from.checked_add(count - 1).is_none() {
+        return Err(u64::MAX - from + 1);
+    }
+    // Checked above: `from + i` stays within u64 for every i below count.
+    Ok((0..count).map(move |i| from.wrapping_add(i)))
+}
+
+/// `race throws`: the faces and rolls of the throws numbered `numbers`.
 pub fn throws<E: Engine>(
     variant: &E::Variant,
     seed: &Seed,
-    from: u64,
-    count: u64,
+    numbers: impl Iterator<Item = u64>,
     json_out: bool,
 ) -> String {
     let dice = E::dice(variant);
-    let rows = (from..from.saturating_add(count)).map(|n| {
+    let rows = numbers.map(|n| {
         let faces = Faces::thrown(seed, n, dice);
         (n, faces, E::roll(variant, faces))
     });
@@ -317,7 +365,76 @@ pub fn throws<E: Engine>(
         .collect()
 }
 
-/// `race perft`: the walk count.
-pub fn perft_count<E: Engine>(variant: &E::Variant, position: &E::Position, depth: u32) -> u64 {
-    dice_core::walk::<E>(variant, position, depth)
+/// `race perft`: the leaves of the game tree `depth` plies deep, walked in
+/// parts so that `progress(done, parts)` can be called after each.
+pub fn perft_count<E: Engine>(
+    variant: &E::Variant,
+    position: &E::Position,
+    depth: u32,
+    mut progress: impl FnMut(usize, usize),
+) -> u64 {
+    // Two plies of branches (or fewer for a shallow walk), each walked to
+    // the depth left; a leaf met early counts 1, as `walk` counts it.
+    let mut parts = vec![(*position, depth)];
+    for _ in 0..depth.min(2) {
+        parts = parts
+            .into_iter()
+            .flat_map(|(p, d)| {
+                let next = if d == 0 {
+                    Vec::new()
+                } else {
+                    dice_core::successors::<E>(variant, &p)
+                };
+                if next.is_empty() {
+                    vec![(p, 0)]
+                } else {
+                    next.into_iter().map(|n| (n, d - 1)).collect()
+                }
+            })
+            .collect();
+    }
+    let total = parts.len();
+    let mut leaves = 0;
+    for (i, (p, d)) in parts.iter().enumerate() {
+        leaves += dice_core::walk::<E>(variant, p, *d);
+        progress(i + 1, total);
+    }
+    leaves
+}
+
+/// `race bot` in words: what the bot plays and what it found.
+pub fn thought_text(side: Side, roll: u8, thought: Option<&Map<String, Value>>) -> String {
+    let Some(t) = thought else {
+        return format!("{side} has no move on a roll of {roll}: the turn is lost.\n");
+    };
+    let word = |key: &str| match t.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+        None => String::new(),
+    };
+    let mut found = Vec::new();
+    if let Some(depth) = t.get("depth").and_then(Value::as_u64) {
+        found.push(if depth == 0 {
+            "no look-ahead".to_owned()
+        } else {
+            format!("searched {depth} deep")
+        });
+    }
+    match t.get("value") {
+        Some(Value::Null) | None => {}
+        Some(v) => found.push(format!("value {v}")),
+    }
+    if let Some(nodes) = t.get("nodes").and_then(Value::as_u64) {
+        found.push(format!("{nodes} nodes"));
+    }
+    if t.get("stopped").and_then(Value::as_u64) == Some(1) {
+        found.push("a deeper search ran out of budget".to_owned());
+    }
+    let index = t.get("index").and_then(Value::as_u64).map_or(0, |i| i + 1);
+    format!(
+        "the bot (level {}) plays {} for {side} on a roll of {roll}, move {index} of the list ({})\n",
+        word("level"),
+        word("move"),
+        found.join(", ")
+    )
 }

@@ -207,7 +207,8 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
     json!({
         "game": E::GAME,
         "rules": run.variant.to_string(),
-        "seed": run.seed.to_hex(),
+        // The seed as it was given, text (`--seed` takes text only).
+        "seed": String::from_utf8_lossy(run.seed.as_bytes()),
         "games": n,
         "light": side(Side::Light, &run.light),
         "dark": side(Side::Dark, &run.dark),
@@ -241,7 +242,7 @@ pub fn text(summary: &Value, capture_word: &str) -> String {
         }
     };
     let mut out = format!(
-        "{} under {}, {} games, seed {}\n",
+        "{} under {}, {} games, seed {:?}\n",
         g(&["game"]),
         g(&["rules"]),
         g(&["games"]),

@@ -2,12 +2,11 @@
 
 use dice_core::{Faces, Game, LogEntry, Rules, Side};
 use senet::{Bot, Dest, Flags, Move, Position, Senet, Variant};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
 use crate::error::Refused;
 use crate::style::{Paint, Style};
-use crate::ur::parse_level;
 
 fn piece(side: Side, style: &Style) -> String {
     match side {
@@ -80,7 +79,7 @@ impl Engine for Senet {
     }
 
     fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        text.parse::<Variant>().map_err(|e| {
+        Variant::parse_lenient(text).map_err(|e| {
             Refused::new(input, "rules", e.to_string())
                 .why(e.code())
                 .detail("text", text)
@@ -88,8 +87,25 @@ impl Engine for Senet {
     }
 
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
-        Position::parse(text, variant)
-            .map_err(|e| Refused::new(input, e.code(), e.to_string()).detail("text", text))
+        Position::parse(text, variant).map_err(|e| {
+            Refused::new(
+                input,
+                e.code(),
+                format!("{text:?} is not a position: {}", e.kind.message()),
+            )
+            .detail("text", text)
+        })
+    }
+
+    fn inconsistency(variant: &Variant, position: &Position) -> Option<(&'static str, String)> {
+        position
+            .check(variant)
+            .err()
+            .map(|e| (e.code(), e.to_string()))
+    }
+
+    fn places_json(mv: Move) -> (Value, Value) {
+        (json!(mv.from()), dest_json(mv.to()))
     }
 
     fn position_text(position: &Position) -> String {
@@ -311,9 +327,8 @@ impl Engine for Senet {
         senet::LEVEL_MAX
     }
 
-    fn bot(level: &str, variant: &Variant, input: &str) -> Result<Bot, Refused> {
-        let level = parse_level(level, Self::level_top(variant), input)?;
-        Bot::new(level).map_err(|e| Refused::new(input, "level", e.to_string()))
+    fn ladder_bot(level: u8, _variant: &Variant) -> Option<Bot> {
+        Bot::new(level).ok()
     }
 
     fn bot_level(bot: &Bot) -> u8 {
@@ -322,5 +337,18 @@ impl Engine for Senet {
 
     fn choose(bot: &Bot, game: &Game<Senet>) -> Option<Move> {
         bot.choose(game)
+    }
+
+    /// The fields of Senet's thought: `move level index depth value nodes`.
+    fn think(
+        bot: &Bot,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+    ) -> Option<Map<String, Value>> {
+        match serde_json::to_value(bot.think(variant, position, roll)?) {
+            Ok(Value::Object(map)) => Some(map),
+            _ => None,
+        }
     }
 }

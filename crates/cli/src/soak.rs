@@ -83,8 +83,8 @@ impl Soak for royal_ur::Ur {
         if p.board_mask(Side::Light) & p.board_mask(Side::Dark) != 0 {
             return Err("two pieces on one square".to_owned());
         }
-        if !p.is_consistent(pieces) {
-            return Err("the rules call the position inconsistent".to_owned());
+        if let Err(e) = p.check(variant) {
+            return Err(format!("the position cannot occur: {e}"));
         }
         let text = p.to_string();
         match royal_ur::Position::parse(&text) {
@@ -163,7 +163,12 @@ impl Soak for ::senet::Senet {
             return Err("a piece stands on 27 although the water sends it back".to_owned());
         }
         if !p.is_consistent(variant) {
-            return Err("the rules call the position inconsistent".to_owned());
+            let why = p.check(variant).err().map(|e| e.to_string());
+            return Err(format!(
+                "the position cannot occur: {}",
+                why.as_deref()
+                    .unwrap_or("two pieces on a house, or one off the board")
+            ));
         }
         let text = p.to_string();
         match ::senet::Position::parse(&text, variant) {
@@ -269,7 +274,7 @@ pub struct Totals {
 pub struct Failure {
     /// The game's index in the run.
     pub index: u64,
-    /// The game's seed, as hex.
+    /// The game's seed, as text when it is (`"soak:12"`), else as hex.
     pub seed: String,
     /// The ply at which the check failed.
     pub ply: u32,
@@ -458,7 +463,7 @@ pub fn run<E: Soak>(
             totals.failures += 1;
             report(&Failure {
                 index,
-                seed: seed.to_hex(),
+                seed: crate::input::shown(&seed),
                 ply,
                 what,
             });
@@ -477,16 +482,29 @@ pub fn line(label: &str, t: &Totals, seconds: f64) -> String {
     let _ = write!(
         s,
         "{label}: {} games, {} plies, {} lost turns, {} captures/swaps, {} undo checks, \
-         {} refusals, {} replays, {} failures, {seconds:.1} s",
+         {} replays, {} failures, {seconds:.1} s; ",
         t.games + t.failures,
         t.plies,
         t.lost_turns,
         t.captures,
         t.undo_checks,
-        t.refusals,
         t.replays,
         t.failures
     );
+    // Only a correct refusal is counted; a wrong one is a failure.
+    if t.failures == 0 {
+        let _ = write!(
+            s,
+            "refused illegal moves tried: {} (all correctly refused)",
+            t.refusals
+        );
+    } else {
+        let _ = write!(
+            s,
+            "illegal moves tried and correctly refused: {}",
+            t.refusals
+        );
+    }
     s
 }
 
@@ -502,7 +520,7 @@ pub fn soak<E: Soak>(variants: &[E::Variant], base: &Seed, from: u64, games: u64
         let t = run::<E>(variant, base, from, games, |f| {
             if shown < SHOWN_FAILURES {
                 eprintln!(
-                    "race: soak {} {variant}: game {} (seed hex {}) ply {}: {}",
+                    "race: soak {} {variant}: game {} (seed {}), ply {}: {}",
                     E::CMD,
                     f.index,
                     f.seed,

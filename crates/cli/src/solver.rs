@@ -159,8 +159,8 @@ pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
         .into());
     }
     let game = query::replay::<Ur>(&name, &text, None)?;
-    let table = Table::open_for(&a.table, game.variant())
-        .map_err(|e| table_refusal(&a.table.display().to_string(), &e))?;
+    let table =
+        Table::open_for(&a.table, game.variant()).map_err(|e| table_refusal("--table", &e))?;
     let report = ur_solve::analyse_game(&table, &game)
         .map_err(|e| Refused::new(name.clone(), e.code(), e.to_string()))?;
     if a.json {
@@ -193,7 +193,8 @@ fn pp(x: f64) -> String {
 
 fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
     let mut out = format!(
-        "royal-ur under {rules}; chances are the mover's to win, in %; lost and luck in points\n"
+        "royal-ur under {rules}; plies numbered as in the record; chances are the mover's to \
+         win, in %; lost and luck in points\n"
     );
     out.push_str(&format!(
         "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
@@ -203,7 +204,7 @@ fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
     for t in &report.turns {
         out.push_str(&format!(
             "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
-            t.ply,
+            t.ply + 1,
             t.side.to_string(),
             t.roll,
             word(t.mv),

@@ -7,27 +7,12 @@ use dice_core::{Faces, Game, LogEntry, Rules, Side};
 use royal_ur::{
     Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
 };
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Level, level_usage, parse_level};
 use crate::error::{Failure, Refused};
+use crate::input::io_words;
 use crate::style::{Paint, Style};
-
-/// Reads a bot level: `1`..`top` or the word `top`.
-pub fn parse_level(level: &str, top: u8, input: &str) -> Result<u8, Refused> {
-    if level == "top" {
-        return Ok(top);
-    }
-    match level.parse::<u8>() {
-        Ok(n) if (1..=top).contains(&n) => Ok(n),
-        _ => Err(Refused::new(
-            input,
-            "level",
-            format!("there is no level {level:?}; the levels are 1 to {top} and top"),
-        )
-        .detail("level", level)),
-    }
-}
 
 /// A player the computer runs for ur: the engine's bot at a level, or the
 /// perfect bot reading a solved table.
@@ -42,7 +27,13 @@ pub enum UrBot {
 /// A table refusal: exit 1 with the table error's code (`missing`,
 /// `wrong_rules`, `checksum` ...).
 pub fn table_refusal(input: &str, e: &ur_solve::TableError) -> Refused {
-    Refused::new(input, e.code(), e.to_string())
+    let message = match e {
+        ur_solve::TableError::Io { path, source } => {
+            format!("table file {}: {}", path.display(), io_words(source))
+        }
+        other => other.to_string(),
+    };
+    Refused::new(input, e.code(), message)
 }
 
 fn piece(side: Side, style: &Style) -> String {
@@ -87,7 +78,7 @@ impl Engine for Ur {
     }
 
     fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        text.parse::<Variant>().map_err(|e| {
+        Variant::parse_lenient(text).map_err(|e| {
             Refused::new(input, "rules", e.to_string())
                 .why(e.code())
                 .detail("text", text)
@@ -97,10 +88,25 @@ impl Engine for Ur {
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
         let _ = variant;
         Position::parse(text).map_err(|e| {
-            Refused::new(input, e.code(), e.to_string())
-                .detail("text", text)
-                .detail("number", e.number())
+            Refused::new(
+                input,
+                e.code(),
+                format!("{text:?} is not a position: {}", e.kind().message()),
+            )
+            .detail("text", text)
+            .detail("number", e.number())
         })
+    }
+
+    fn inconsistency(variant: &Variant, position: &Position) -> Option<(&'static str, String)> {
+        position
+            .check(variant)
+            .err()
+            .map(|e| (e.code(), e.to_string()))
+    }
+
+    fn places_json(mv: royal_ur::Move) -> (Value, Value) {
+        (json!(mv.from().to_string()), json!(mv.to().to_string()))
     }
 
     fn position_text(position: &Position) -> String {
@@ -318,19 +324,10 @@ impl Engine for Ur {
         LEVEL_TOP
     }
 
-    fn bot(level: &str, variant: &Variant, input: &str) -> Result<UrBot, Refused> {
-        if level == "perfect" {
-            return Err(Refused::new(
-                input,
-                "level",
-                "the perfect level reads a solved table: start with --level perfect --table PATH",
-            )
-            .detail("level", level));
-        }
-        let level = parse_level(level, Self::level_top(variant), input)?;
+    fn ladder_bot(level: u8, _variant: &Variant) -> Option<UrBot> {
         royal_ur::Bot::new(Some(level), None)
+            .ok()
             .map(UrBot::Ladder)
-            .map_err(|e| Refused::new(input, "level", e.to_string()))
     }
 
     fn bot_with_table(
@@ -339,17 +336,23 @@ impl Engine for Ur {
         input: &str,
         table: Option<&Path>,
     ) -> Result<UrBot, Failure> {
-        if level != "perfect" {
-            return Ok(Self::bot(level, variant, input)?);
-        }
-        let Some(path) = table else {
-            return Err(Failure::Usage(format!(
-                "{input} perfect needs --table PATH, a table solved by `race solve` for these rules"
-            )));
+        let n = match parse_level(level) {
+            Some(Level::Ladder(n)) => n,
+            Some(Level::Top) => LEVEL_TOP,
+            Some(Level::Perfect) => {
+                let Some(path) = table else {
+                    return Err(Failure::usage(
+                        input,
+                        "perfect needs --table PATH, the table `race solve` wrote for these rules",
+                    ));
+                };
+                let table = ur_solve::Table::open_for(path, variant)
+                    .map_err(|e| table_refusal("--table", &e))?;
+                return Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))));
+            }
+            None => return Err(level_usage::<Ur>(level, variant, input, true)),
         };
-        let table =
-            ur_solve::Table::open_for(path, variant).map_err(|e| table_refusal("--table", &e))?;
-        Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))))
+        Self::ladder_bot(n, variant).ok_or_else(|| level_usage::<Ur>(level, variant, input, true))
     }
 
     /// The perfect bot counts as one above the top level.
@@ -371,6 +374,46 @@ impl Engine for Ur {
         match bot {
             UrBot::Ladder(b) => b.choose(game),
             UrBot::Perfect(b) => b.choose(game),
+        }
+    }
+
+    /// The ladder's thought has the reference's fields (spec §17's
+    /// `think`): `move level index depth value nodes stopped`, with
+    /// `stopped` 0 or 1. The perfect bot's is `move level index value`, its
+    /// value the mover's chance to win after the move.
+    fn think(
+        bot: &UrBot,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+    ) -> Option<Map<String, Value>> {
+        let value = match bot {
+            UrBot::Ladder(b) => {
+                let t = b.think(position, roll, variant)?;
+                json!({
+                    "move": t.mv.to_string(),
+                    "level": t.level,
+                    "index": t.index,
+                    "depth": t.depth,
+                    "value": t.value,
+                    "nodes": t.nodes,
+                    "stopped": u8::from(t.stopped),
+                })
+            }
+            UrBot::Perfect(b) => {
+                let (mv, chance) = b.think(position, roll).ok().flatten()?;
+                let index = position.legal(variant, roll).iter().position(|&m| m == mv);
+                json!({
+                    "move": mv.to_string(),
+                    "level": "perfect",
+                    "index": index,
+                    "value": chance,
+                })
+            }
+        };
+        match value {
+            Value::Object(map) => Some(map),
+            _ => None,
         }
     }
 }

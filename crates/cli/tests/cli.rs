@@ -21,12 +21,20 @@ fn scratch(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// A refusal: exit 1 and exactly one line on stderr that names `what`.
+/// A refusal: exit 1 and exactly one line on stderr, `race: WHERE: WHAT
+/// (CODE[, WHY])`, that names `what`.
 fn refused(run: &Run, what: &str) {
     assert_eq!(run.code, 1, "stdout {} stderr {}", run.out, run.err);
     assert_eq!(run.err.lines().count(), 1, "one line: {:?}", run.err);
     assert!(run.err.starts_with("race: "), "{}", run.err);
+    assert!(run.err.trim_end().ends_with(')'), "{}", run.err);
     assert!(run.err.contains(what), "{:?} should name {what:?}", run.err);
+}
+
+/// A usage error: exit 2 and something on stderr.
+fn usage(run: &Run) {
+    assert_eq!(run.code, 2, "stdout {} stderr {}", run.out, run.err);
+    assert!(!run.err.is_empty());
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -71,6 +79,19 @@ fn usage_errors_exit_two() {
         &["perft", "ur", "--depth", "-1"],
         &["selfplay", "ur", "--games", "many"],
         &["position", "ur", "--position", "x", "--bogus"],
+        // Option values out of range.
+        &["play", "ur", "--level", "0"],
+        &["play", "ur", "--level", "100"],
+        &["play", "ur", "--level", "05"],
+        &["play", "ur", "--level", "perfect"],
+        &["play", "senet", "--level", "perfect"],
+        &["selfplay", "ur", "--light", "100", "--games", "1"],
+        &["selfplay", "senet", "--dark", "0", "--games", "1"],
+        &["bot", "ur", "--roll", "2", "--level", "100"],
+        &["throws", "ur", "--seed", "a", "--count", "1000001"],
+        &["perft", "ur", "--depth", "65"],
+        &["bench", "--seconds", "0"],
+        &["solve", "finkel", "--pieces", "0", "--out", "x"],
     ] {
         let run = race(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.err);
@@ -363,12 +384,31 @@ fn throws_known_answers() {
 fn perft_counts() {
     assert_eq!(
         race(&["perft", "ur", "--rules", "finkel", "--depth", "1"]).out,
-        "5\n"
+        "depth 1: 5 leaves\n"
     );
     assert_eq!(
         race(&["perft", "ur", "--rules", "finkel", "--depth", "0"]).out,
-        "1\n"
+        "depth 0: 1 leaves\n"
     );
+    // Walked in parts (for the progress shown on a terminal), the count is
+    // the library's whole walk.
+    for depth in [2u32, 3, 5] {
+        let v = json(&race(&["perft", "ur", "--depth", &depth.to_string(), "--json"]).out);
+        let start = royal_ur::Position::start(7);
+        let whole = dice_core::walk::<royal_ur::Ur>(&royal_ur::Variant::FINKEL, &start, depth);
+        assert_eq!(
+            (
+                v["depth"].as_u64(),
+                v["leaves"].as_u64(),
+                v["rules"].as_str()
+            ),
+            (Some(u64::from(depth)), Some(whole), Some("finkel")),
+            "{v}"
+        );
+    }
+    let won = "4xx2/8/4xx2 d 0 7 7 0";
+    let run = race(&["perft", "ur", "--depth", "3", "--position", won]);
+    assert_eq!(run.out, "depth 3: 1 leaves\n", "a won game is one leaf");
     let ur3 = race(&["perft", "ur", "--rules", "finkel", "--depth", "3"]);
     assert_eq!(ur3.code, 0);
     let senet = race(&["perft", "senet", "--rules", "kendall", "--depth", "2"]);
@@ -413,10 +453,7 @@ fn selfplay_is_deterministic_and_writes_records() {
     ]);
     assert_eq!(senet.code, 0);
     assert!(senet.out.contains("swaps"));
-    refused(
-        &race(&["selfplay", "ur", "--games", "1", "--light", "9"]),
-        "--light",
-    );
+    usage(&race(&["selfplay", "ur", "--games", "1", "--light", "100"]));
 }
 
 #[test]
@@ -425,7 +462,7 @@ fn bench_prints_figures() {
     assert_eq!(run.code, 0);
     assert!(run.out.contains("royal-ur finkel") && run.out.contains("royal-ur masters"));
     assert!(run.out.contains("games/s") && run.out.contains("move generations/s"));
-    refused(&race(&["bench", "--seconds", "0"]), "--seconds");
+    usage(&race(&["bench", "--seconds", "0"]));
 }
 
 // ---- play ----
@@ -531,7 +568,7 @@ fn scripted_game_against_the_bot_with_undo_and_quit() {
 #[test]
 fn play_refuses_bad_options() {
     refused(&race(&["play", "ur", "--seed-hex", "abc"]), "--seed-hex");
-    refused(&race(&["play", "ur", "--level", "7"]), "--level");
+    usage(&race(&["play", "ur", "--level", "100"]));
     refused(&race(&["play", "senet", "--rules", "finkel"]), "--rules");
     let run = race(&[
         "play",

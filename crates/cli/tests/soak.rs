@@ -22,6 +22,17 @@ fn count(line: &str, word: &str) -> u64 {
         .unwrap_or_else(|| panic!("no count before {word:?} in {line:?}"))
 }
 
+/// The count of refused illegal moves in a totals line, which says they
+/// were all correctly refused.
+fn refused(line: &str) -> u64 {
+    let (_, rest) = line
+        .split_once("; refused illegal moves tried: ")
+        .unwrap_or_else(|| panic!("no refused moves in {line:?}"));
+    let (n, rest) = rest.split_once(' ').expect("a count");
+    assert_eq!(rest.trim_end(), "(all correctly refused)", "{line}");
+    n.parse().expect("a number")
+}
+
 #[test]
 fn a_few_games_of_each_game_pass() {
     for (game, rules) in [
@@ -44,6 +55,8 @@ fn a_few_games_of_each_game_pass() {
                 count(line, "undo checks") + count(line, "lost turns"),
                 plies
             );
+            assert!(refused(line) > 0, "{line}");
+            assert!(!line.contains("refusals"), "{line}");
         }
         assert!(lines[2].starts_with("total: 8 games"), "{}", lines[2]);
     }
@@ -60,19 +73,14 @@ fn one_rule_set_and_a_split_run_agree_with_a_whole_one() {
         assert_eq!(run.0, 0, "{}{}", run.1, run.2);
         assert_eq!(run.1.lines().count(), 1, "{}", run.1);
     }
-    for word in [
-        "plies",
-        "lost turns",
-        "captures/swaps",
-        "undo checks",
-        "refusals",
-    ] {
+    for word in ["plies", "lost turns", "captures/swaps", "undo checks"] {
         assert_eq!(
             count(&whole.1, word),
             count(&first.1, word) + count(&second.1, word),
             "{word}"
         );
     }
+    assert_eq!(refused(&whole.1), refused(&first.1) + refused(&second.1));
     let spelled = "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=7";
     let (code, out, err) = race(&["soak", "senet", "--rules", spelled, "--games", "2"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -92,6 +100,7 @@ fn bad_input_is_refused() {
     assert_eq!(code, 2, "{err}");
     let (code, out, err) = race(&["soak", "ur", "--rules", "kendall", "--games", "1"]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(err.starts_with("race: --rules: rules"), "{err}");
+    assert!(err.starts_with("race: --rules: "), "{err}");
+    assert!(err.trim_end().ends_with("(rules, unknown_name)"), "{err}");
     assert!(out.is_empty(), "{out}");
 }

@@ -11,12 +11,14 @@ mod common;
 
 use common::{Run, race, race_in};
 
-/// A refusal: exit 1 and one line on stderr naming the code.
+/// A refusal: exit 1 and one line on stderr ending with the code in
+/// parentheses.
 fn refused(run: &Run, code: &str) {
     assert_eq!(run.code, 1, "stderr: {}", run.err);
     assert_eq!(run.err.lines().count(), 1, "one line: {}", run.err);
+    let codes = run.err.trim_end().rsplit_once(" (").map_or("", |(_, c)| c);
     assert!(
-        run.err.contains(&format!(": {code}")),
+        codes == format!("{code})") || codes.starts_with(&format!("{code}, ")),
         "code {code}: {}",
         run.err
     );
@@ -128,9 +130,11 @@ fn solve_one_piece_and_refusals() {
         &race(&["solve", "no-such-rules", "--out", &dir.path("x")]),
         "rules",
     );
-    refused(
-        &race(&["solve", "finkel", "--pieces", "0", "--out", &dir.path("x")]),
-        "rules",
+    let run = race(&["solve", "finkel", "--pieces", "0", "--out", &dir.path("x")]);
+    assert_eq!(
+        run.code, 2,
+        "a value out of range is a usage error: {}",
+        run.err
     );
     let unwritable = dir.path("no/such/dir/t");
     let run = race(&["solve", "finkel", "--pieces", "1", "--out", &unwritable]);
@@ -203,11 +207,26 @@ fn perfect_selfplay_and_analysis() {
         .sum();
     assert_eq!(n as usize, turns.len());
 
-    // The text form has a row a turn and the totals.
+    // The text form has a row a turn, numbered as the record numbers them
+    // (from 1), and the totals.
     let run = race(&["analyse", &record.display().to_string(), "--table", &table]);
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(run.out.contains("mistakes"), "{}", run.out);
     assert!(run.out.lines().count() >= turns.len() + 2);
+    let numbers: Vec<&str> = run
+        .out
+        .lines()
+        .skip(2)
+        .take(turns.len())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let expected: Vec<String> = (1..=turns.len()).map(|n| n.to_string()).collect();
+    assert_eq!(numbers, expected, "{}", run.out);
+    let first_turn = text
+        .lines()
+        .find(|l| l.starts_with("1. "))
+        .expect("a first turn line");
+    assert!(first_turn.starts_with(numbers[0]), "{first_turn}");
 
     // From standard input too.
     let out = Command::new(env!("CARGO_BIN_EXE_race"))
@@ -259,9 +278,14 @@ fn perfect_level_errors() {
     let run = race(&["play", "ur", "--level", "perfect", "--watch"]);
     assert_eq!(run.code, 2, "{}", run.err);
 
-    // Senet has no perfect level: a refusal.
+    // Senet has no perfect level: a usage error.
     let run = race(&["selfplay", "senet", "--light", "perfect", "--games", "1"]);
-    refused(&run, "level");
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err.contains("senet has no perfect level"),
+        "{}",
+        run.err
+    );
 
     // Analyse: a senet record, a garbage table, a missing table.
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
@@ -300,7 +324,7 @@ fn the_level_command_switches_to_perfect_with_a_table() {
     assert_eq!(run.code, 0, "{}", run.err);
     assert!(
         run.out
-            .contains("refused: level perfect needs --table PATH"),
+            .contains("refused: level: perfect needs --table PATH"),
         "{}",
         run.out
     );
