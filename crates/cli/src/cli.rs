@@ -156,9 +156,10 @@ pub struct ReplayArgs {
     pub ascii: bool,
 }
 
-/// `race moves`.
+/// A position and a roll under a rule set, as `race moves` and `race bot`
+/// ask about them.
 #[derive(Debug, Args)]
-pub struct MovesArgs {
+pub struct RollArgs {
     /// Which game.
     pub game: GameName,
     /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
@@ -170,6 +171,14 @@ pub struct MovesArgs {
     /// The roll.
     #[arg(long, value_name = "N")]
     pub roll: u8,
+}
+
+/// `race moves`.
+#[derive(Debug, Args)]
+pub struct MovesArgs {
+    /// The game, rules, position and roll.
+    #[command(flatten)]
+    pub at: RollArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -238,17 +247,9 @@ pub struct PerftArgs {
 /// `race bot`.
 #[derive(Debug, Args)]
 pub struct BotArgs {
-    /// Which game.
-    pub game: GameName,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
-    #[arg(long, value_name = "RULES")]
-    pub rules: Option<String>,
-    /// The position (the start when not given).
-    #[arg(long, value_name = "POSITION")]
-    pub position: Option<String>,
-    /// The roll.
-    #[arg(long, value_name = "N")]
-    pub roll: u8,
+    /// The game, rules, position and roll.
+    #[command(flatten)]
+    pub at: RollArgs,
     /// The bot's level: 1 to 99 (above the top of the ladder plays the
     /// top), or `top`; for ur also `perfect`, which needs --table.
     #[arg(long, value_name = "LEVEL", default_value = "top")]

@@ -112,11 +112,11 @@ fn run(command: Command) -> Outcome {
     match command {
         Command::Play(a) => for_game!(a.game, play_cmd(&a)),
         Command::Replay(a) => replay_cmd(&a),
-        Command::Moves(a) => for_game!(a.game, moves_cmd(&a)),
+        Command::Moves(a) => for_game!(a.at.game, moves_cmd(&a)),
         Command::Position(a) => for_game!(a.game, position_cmd(&a)),
         Command::Throws(a) => for_game!(a.game, throws_cmd(&a)),
         Command::Perft(a) => for_game!(a.game, perft_cmd(&a)),
-        Command::Bot(a) => for_game!(a.game, bot_cmd(&a)),
+        Command::Bot(a) => for_game!(a.at.game, bot_cmd(&a)),
         Command::Selfplay(a) => for_game!(a.game, selfplay_cmd(&a)),
         Command::Bench(a) => bench_cmd(&a),
         Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
@@ -214,10 +214,16 @@ fn replay_game<E: Engine>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcom
     }
 }
 
-fn moves_cmd<E: Engine>(a: &cli::MovesArgs) -> Outcome {
+/// The rules, position and roll a question is about, each checked.
+fn at<E: Engine>(a: &cli::RollArgs) -> Outcome<(E::Variant, E::Position, u8)> {
     let variant = variant::<E>(a.rules.as_deref())?;
     let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
     let roll = query::check_roll::<E>(a.roll)?;
+    Ok((variant, position, roll))
+}
+
+fn moves_cmd<E: Engine>(a: &cli::MovesArgs) -> Outcome {
+    let (variant, position, roll) = at::<E>(&a.at)?;
     emit(&query::moves::<E>(&variant, &position, roll, a.json))
 }
 
@@ -308,9 +314,7 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
 }
 
 fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
-    let roll = query::check_roll::<E>(a.roll)?;
+    let (variant, position, roll) = at::<E>(&a.at)?;
     let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
     let thought = E::think(&bot, &variant, &position, roll);
     if a.json {

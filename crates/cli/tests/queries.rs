@@ -149,17 +149,20 @@ fn the_bot_query_answers_with_the_reference_fields() {
     assert_eq!(v["nodes"], t.nodes);
     assert_eq!(v["stopped"], u8::from(t.stopped));
     // Greedy: depth 0, value null, nodes 0, stopped 0.
-    let run = race(&[
-        "bot",
-        "ur",
-        "--position",
-        position,
-        "--roll",
-        "3",
-        "--level",
-        "1",
-        "--json",
-    ]);
+    let greedy = |more: &[&str]| {
+        let args = [
+            "bot",
+            "ur",
+            "--position",
+            position,
+            "--roll",
+            "3",
+            "--level",
+            "1",
+        ];
+        race(&[&args[..], more].concat())
+    };
+    let run = greedy(&["--json"]);
     let v = json(ok(&run));
     assert_eq!(
         (&v["depth"], &v["value"], &v["nodes"], &v["stopped"]),
@@ -175,16 +178,7 @@ fn the_bot_query_answers_with_the_reference_fields() {
         run.out
     );
     // In words.
-    let run = race(&[
-        "bot",
-        "ur",
-        "--position",
-        position,
-        "--roll",
-        "3",
-        "--level",
-        "1",
-    ]);
+    let run = greedy(&[]);
     assert!(
         ok(&run).starts_with(&format!(
             "the bot (level 1) plays {} for dark",
