@@ -352,7 +352,7 @@ impl<E: Engine> Session<'_, E> {
                     PlayError::BadMove { .. } => {
                         format!("{line:?} is neither a move nor a command (type help).")
                     }
-                    other => format!("refused: {other}"),
+                    other => format!("{} ({}).", other.message(), other.code()),
                 };
                 self.say(&style.paint(&text, Paint::Warn))
             }
