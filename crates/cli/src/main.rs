@@ -260,7 +260,7 @@ fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
             format!("at most {THROWS_MAX} throws at a time, not {}", a.count),
         ));
     }
-    let numbers = query::throw_numbers(a.from, a.count).map_err(|there| {
+    let numbers = query::numbered(a.from, a.count).map_err(|there| {
         Refused::new(
             "--count",
             "count",
@@ -361,6 +361,17 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
     };
     let seed = Seed::new(a.seed.as_bytes())
         .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
+    if let Err(there) = query::numbered(a.from, a.games) {
+        return Err(Failure::usage(
+            "--games",
+            format!(
+                "the games from index {} run out at the last index, {}: there are {there}, not {}",
+                a.from,
+                u64::MAX,
+                a.games
+            ),
+        ));
+    }
     let (totals, failures) = soak::soak::<E>(&variants, &seed, a.from, a.games);
     emit(&totals)?;
     if failures > 0 {

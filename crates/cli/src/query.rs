@@ -327,15 +327,15 @@ pub fn position<E: Engine>(
     )
 }
 
-/// The throw numbers `from`, `from + 1`, ... , `count` of them, or, when
-/// they would run past the last throw number (`u64::MAX`), how many there
-/// are from `from` on.
+/// The numbers `from`, `from + 1`, ..., `count` of them (throw numbers,
+/// game indices), or, when they would run past the last number
+/// (`u64::MAX`), how many there are from `from` on.
 ///
 /// # Errors
 ///
-/// How many throws there are from `from` on, when that is fewer than
+/// How many numbers there are from `from` on, when that is fewer than
 /// `count`.
-pub fn throw_numbers(from: u64, count: u64) -> Result<impl Iterator<Item = u64>, u64> {
+pub fn numbered(from: u64, count: u64) -> Result<impl Iterator<Item = u64>, u64> {
     if count > 0 && from.checked_add(count - 1).is_none() {
         return Err(u64::MAX - from + 1);
     }

@@ -104,3 +104,19 @@ fn bad_input_is_refused() {
     assert!(err.trim_end().ends_with("(rules, unknown_name)"), "{err}");
     assert!(out.is_empty(), "{out}");
 }
+
+#[test]
+fn the_last_game_index_is_played_and_none_past_it() {
+    let last = u64::MAX.to_string();
+    let (code, out, err) = race(&[
+        "soak", "senet", "--rules", "kendall", "--games", "1", "--from", &last,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(count(&out, "games"), 1, "{out}");
+    let (code, out, err) = race(&[
+        "soak", "senet", "--rules", "kendall", "--games", "2", "--from", &last,
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("there are 1, not 2"), "{err}");
+}
