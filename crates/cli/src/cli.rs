@@ -378,4 +378,8 @@ pub struct LoadtestArgs {
     /// The game to play (both in turn when not given).
     #[arg(long, value_enum)]
     pub game: Option<GameName>,
+    /// Moves a second to aim for, spread evenly over the games (0: each
+    /// game moves as soon as its last move is answered).
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub rate: f64,
 }

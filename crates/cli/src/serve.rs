@@ -23,19 +23,17 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
         create_limit: a.create_limit,
     };
     let mut announced = Ok(());
+    let started = std::time::Instant::now();
     let served = race_server::serve_until_signal(&config, |addr, games| {
         announced = emit(&format!("listening on http://{addr}/\n"));
-        tracing_line(games, &config);
+        eprintln!(
+            "race serve: {games} unfinished games loaded from {} and ready in {:.2} s",
+            config.data.display(),
+            started.elapsed().as_secs_f64()
+        );
     });
     announced?;
     served.map_err(|e| serve_refusal(&e, a))
-}
-
-fn tracing_line(games: usize, config: &Config) {
-    eprintln!(
-        "race serve: {games} unfinished games loaded from {}",
-        config.data.display()
-    );
 }
 
 fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
@@ -58,6 +56,11 @@ pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
         )
         .into());
     }
+    if !(a.rate.is_finite() && a.rate >= 0.0) {
+        return Err(
+            Refused::new("--rate", "rate", "give a rate of 0 or more moves a second").into(),
+        );
+    }
     if a.games == 0 || a.games > 100_000 || a.watchers > 100_000 {
         return Err(Refused::new(
             "--games",
@@ -77,6 +80,7 @@ pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
         seconds: a.seconds,
         watchers: a.watchers,
         kinds,
+        rate: a.rate,
     };
     let report = loadtest::run(&options).map_err(|e| match e {
         LoadError::Url(_) => Refused::new("URL", "url", e.to_string()),

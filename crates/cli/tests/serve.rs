@@ -94,14 +94,22 @@ fn moves_of(state: &Value) -> Vec<(u64, String)> {
 /// replay` replays the record to the same throws, position and result.
 fn check_finished(server: &Server, scratch: &Scratch, state: &Value, commitment: &str) {
     assert_eq!(state["status"], "over");
-    assert_eq!(state["commitment"], commitment, "the commitment never changes");
+    assert_eq!(
+        state["commitment"], commitment,
+        "the commitment never changes"
+    );
     let seed = state["seed"].as_str().expect("the seed once over");
     assert_eq!(seed.len(), 64);
     assert_eq!(sha256_of_hex(seed), commitment);
     let id = state["id"].as_str().unwrap();
     let record = server.get(&format!("/api/games/{id}/record"));
     assert_eq!(record.status, 200);
-    assert!(record.header("content-type").unwrap().starts_with("text/plain"));
+    assert!(
+        record
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/plain")
+    );
     let text = record.text();
     assert!(text.contains(&format!("[seed {seed}]\n")), "{text}");
     let file = scratch.path(&format!("{id}.txt"));
@@ -143,7 +151,12 @@ fn play_against_bot(server: &Server, scratch: &Scratch, body: Value) -> Value {
 fn games_against_the_bot_play_to_the_end_with_fair_dice() {
     let scratch = Scratch::new("bot");
     let server = Server::start(&scratch.path("data"), &[]);
-    for (game, side) in [("ur", "light"), ("ur", "dark"), ("senet", "light"), ("senet", "dark")] {
+    for (game, side) in [
+        ("ur", "light"),
+        ("ur", "dark"),
+        ("senet", "light"),
+        ("senet", "dark"),
+    ] {
         let end = play_against_bot(
             &server,
             &scratch,
@@ -170,7 +183,11 @@ fn friend_games_play_to_the_end_with_fair_dice() {
         let commitment = state["commitment"].as_str().unwrap().to_owned();
         let mut n = 0usize;
         while state["status"] == "playing" {
-            let seat = if state["side"] == "light" { &light } else { &dark };
+            let seat = if state["side"] == "light" {
+                &light
+            } else {
+                &dark
+            };
             let legal = state["legal"].as_array().unwrap();
             let mv = legal[n % legal.len()].as_str().unwrap();
             let reply = play(&server, seat, &state["ply"], mv);
@@ -203,7 +220,9 @@ fn the_perfect_bot_plays_from_a_table() {
         json!({"game": "ur", "level": "perfect"}),
         json!({"game": "senet", "level": "perfect"}),
     ] {
-        server.post("/api/games", None, &body).error(400, "bad_request");
+        server
+            .post("/api/games", None, &body)
+            .error(400, "bad_request");
     }
     let state = server.state(end["id"].as_str().unwrap());
     assert!(state["light_chance"].is_number(), "{state}");
@@ -227,10 +246,7 @@ fn a_killed_server_loses_no_acknowledged_move() {
     let threads: Vec<_> = games
         .iter()
         .map(|(light, dark)| {
-            let (id, tokens) = (
-                light.id.clone(),
-                [light.token.clone(), dark.token.clone()],
-            );
+            let (id, tokens) = (light.id.clone(), [light.token.clone(), dark.token.clone()]);
             let (acknowledged, seen, addr, stop) = (
                 Arc::clone(&acknowledged),
                 Arc::clone(&seen),
@@ -272,7 +288,10 @@ fn a_killed_server_loses_no_acknowledged_move() {
         .collect();
     let deadline = Instant::now() + PATIENCE;
     while acknowledged.load(Ordering::SeqCst) < 200 {
-        assert!(Instant::now() < deadline, "the load did not reach 200 moves");
+        assert!(
+            Instant::now() < deadline,
+            "the load did not reach 200 moves"
+        );
         std::thread::sleep(Duration::from_millis(1));
     }
     server.kill();
@@ -310,8 +329,17 @@ fn a_killed_server_loses_no_acknowledged_move() {
             if state["status"] != "playing" {
                 break;
             }
-            let seat = if state["side"] == "light" { light } else { dark };
-            let reply = play(&server, seat, &state["ply"], state["legal"][0].as_str().unwrap());
+            let seat = if state["side"] == "light" {
+                light
+            } else {
+                dark
+            };
+            let reply = play(
+                &server,
+                seat,
+                &state["ply"],
+                state["legal"][0].as_str().unwrap(),
+            );
             assert_eq!(reply.status, 200, "{}", reply.text());
             state = reply.json();
         }
@@ -333,7 +361,11 @@ fn a_killed_server_loses_no_acknowledged_move() {
 fn get_json(addr: &str, path: &str) -> Option<Value> {
     let mut stream = TcpStream::connect(addr).ok()?;
     stream.set_read_timeout(Some(PATIENCE)).ok()?;
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
     let mut text = String::new();
     stream.read_to_string(&mut text).ok()?;
     let (_, body) = text.split_once("\r\n\r\n")?;
@@ -378,7 +410,11 @@ fn a_retried_move_plays_once_and_of_two_at_once_one_is_accepted() {
     state = server.state(&light.id);
     assert_eq!(moves_of(&state).len(), 1);
     // A retry by the other seat is not a retry.
-    let other = if std::ptr::eq(seat, &light) { &dark } else { &light };
+    let other = if std::ptr::eq(seat, &light) {
+        &dark
+    } else {
+        &light
+    };
     let refused = play(&server, other, &ply, &mv);
     assert_eq!(refused.status, 409, "{}", refused.text());
 
@@ -438,7 +474,11 @@ fn no_one_acts_for_another_seat() {
     let (light, dark) = friend_game(&server, "ur");
     let (elsewhere, _) = friend_game(&server, "ur");
     let state = server.state(&light.id);
-    let (mover, waiter) = if state["side"] == "light" { (&light, &dark) } else { (&dark, &light) };
+    let (mover, waiter) = if state["side"] == "light" {
+        (&light, &dark)
+    } else {
+        (&dark, &light)
+    };
     let path = format!("/api/games/{}/moves", light.id);
     let body = json!({"ply": state["ply"], "move": state["legal"][0]});
     let cases: [(Option<&str>, u16, &str); 4] = [
@@ -457,7 +497,10 @@ fn no_one_acts_for_another_seat() {
         let reply = server.request(
             "POST",
             &path,
-            &[("Content-Type", "application/json"), ("Authorization", auth)],
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", auth),
+            ],
             body.to_string().as_bytes(),
         );
         reply.error(401, "no_token");
@@ -465,7 +508,9 @@ fn no_one_acts_for_another_seat() {
     // A spectator (no token), another game's token and a wrong one cannot
     // resign either.
     let resign = format!("/api/games/{}/resign", light.id);
-    server.post(&resign, None, &json!({})).error(401, "no_token");
+    server
+        .post(&resign, None, &json!({}))
+        .error(401, "no_token");
     server
         .post(&resign, Some(&elsewhere.token), &json!({}))
         .error(403, "not_your_seat");
@@ -477,24 +522,45 @@ fn no_one_acts_for_another_seat() {
     let waiting = server.state(&creator.id);
     let move_body = json!({"ply": 0, "move": waiting["legal"][0]});
     let moves = format!("/api/games/{}/moves", creator.id);
-    server.post(&moves, Some(&invite), &move_body).error(403, "not_your_seat");
-    server.post(&moves, Some(&creator.token), &move_body).error(409, "not_started");
+    server
+        .post(&moves, Some(&invite), &move_body)
+        .error(403, "not_your_seat");
+    server
+        .post(&moves, Some(&creator.token), &move_body)
+        .error(409, "not_started");
     let join = format!("/api/games/{}/join", creator.id);
-    server.post(&join, None, &json!({"invite": "wrong"})).error(403, "not_your_seat");
+    server
+        .post(&join, None, &json!({"invite": "wrong"}))
+        .error(403, "not_your_seat");
     assert_eq!(server.state(&creator.id), waiting);
     let joined = server.post(&join, None, &json!({"invite": invite}));
     assert_eq!(joined.status, 200);
     assert_eq!(joined.json()["token"], invite.as_str());
-    server.post(&join, None, &json!({"invite": "wrong"})).error(409, "seat_taken");
+    server
+        .post(&join, None, &json!({"invite": "wrong"}))
+        .error(409, "seat_taken");
     let again = server.post(&join, None, &json!({"invite": invite}));
-    assert_eq!(again.status, 200, "joining again with the same invite is a retry");
+    assert_eq!(
+        again.status, 200,
+        "joining again with the same invite is a retry"
+    );
     let (bot_game, _, _) = create(&server, json!({"game": "ur", "level": 1}));
     server
-        .post(&format!("/api/games/{}/join", bot_game.id), None, &json!({"invite": invite}))
+        .post(
+            &format!("/api/games/{}/join", bot_game.id),
+            None,
+            &json!({"invite": invite}),
+        )
         .error(409, "seat_taken");
     // Tokens never reach the log.
     let log = server.stderr();
-    for token in [&light.token, &dark.token, &elsewhere.token, &invite, &creator.token] {
+    for token in [
+        &light.token,
+        &dark.token,
+        &elsewhere.token,
+        &invite,
+        &creator.token,
+    ] {
         assert!(!log.contains(token.as_str()), "a token in the log");
     }
     let _ = mover;
@@ -506,14 +572,21 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     let server = Server::start(&scratch.path("data"), &[]);
     let (light, dark) = friend_game(&server, "ur");
     let state = server.state(&light.id);
-    let (mover, waiter) = if state["side"] == "light" { (&light, &dark) } else { (&dark, &light) };
+    let (mover, waiter) = if state["side"] == "light" {
+        (&light, &dark)
+    } else {
+        (&dark, &light)
+    };
     let path = format!("/api/games/{}/moves", light.id);
     let auth = format!("Bearer {}", mover.token);
     let send = |body: &[u8]| {
         server.request(
             "POST",
             &path,
-            &[("Content-Type", "application/json"), ("Authorization", &auth)],
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", &auth),
+            ],
             body,
         )
     };
@@ -523,12 +596,28 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
         (b"not json".to_vec(), "bad_request", 400),
         (b"".to_vec(), "bad_request", 400),
         (b"[]".to_vec(), "bad_request", 400),
-        (br#"{"ply": "0", "move": "a1-b1"}"#.to_vec(), "bad_request", 400),
-        (br#"{"ply": -1, "move": "a1-b1"}"#.to_vec(), "bad_request", 400),
+        (
+            br#"{"ply": "0", "move": "a1-b1"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
+        (
+            br#"{"ply": -1, "move": "a1-b1"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
         (br#"{"ply": 0, "move": 7}"#.to_vec(), "bad_request", 400),
         (br#"{"ply": 0}"#.to_vec(), "bad_request", 400),
-        (br#"{"ply": 0, "move": "a1-b1", "token": "x"}"#.to_vec(), "bad_request", 400),
-        (b"{\"ply\": 0, \"move\": \"\xff\xfe\"}".to_vec(), "bad_request", 400),
+        (
+            br#"{"ply": 0, "move": "a1-b1", "token": "x"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
+        (
+            b"{\"ply\": 0, \"move\": \"\xff\xfe\"}".to_vec(),
+            "bad_request",
+            400,
+        ),
         (long_move.into_bytes(), "bad_request", 400),
         (vec![b' '; 1 << 20], "too_large", 413),
     ];
@@ -550,18 +639,38 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     server.raw(&chunked).error(413, "too_large");
     // Not JSON by its content type.
     server
-        .request("POST", &path, &[("Authorization", &auth)], br#"{"ply": 0, "move": "x"}"#)
+        .request(
+            "POST",
+            &path,
+            &[("Authorization", &auth)],
+            br#"{"ply": 0, "move": "x"}"#,
+        )
         .error(400, "bad_request");
     // Unknown ids, before the body is looked at.
-    for p in ["/api/games/nope/moves", "/api/games/AAAAAAAAAAAAAAAA/moves", "/api/games/%FF%FE/moves"] {
+    for p in [
+        "/api/games/nope/moves",
+        "/api/games/AAAAAAAAAAAAAAAA/moves",
+        "/api/games/%FF%FE/moves",
+    ] {
         server
-            .request("POST", p, &[("Content-Type", "application/json")], &vec![b' '; 1 << 20])
+            .request(
+                "POST",
+                p,
+                &[("Content-Type", "application/json")],
+                &vec![b' '; 1 << 20],
+            )
             .error(404, "no_game");
     }
-    server.get("/api/games/AAAAAAAAAAAAAAAA").error(404, "no_game");
-    server.get("/api/games/AAAAAAAAAAAAAAAA/events").error(404, "no_game");
+    server
+        .get("/api/games/AAAAAAAAAAAAAAAA")
+        .error(404, "no_game");
+    server
+        .get("/api/games/AAAAAAAAAAAAAAAA/events")
+        .error(404, "no_game");
     server.get("/no/such/path").error(404, "not_found");
-    server.request("DELETE", "/api/games", &[], b"").error(405, "method_not_allowed");
+    server
+        .request("DELETE", "/api/games", &[], b"")
+        .error(405, "method_not_allowed");
     // Bad create bodies.
     for body in [
         json!({"game": "chess"}),
@@ -570,7 +679,9 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
         json!({"game": "ur", "side": "up"}),
         json!({"rules": "finkel"}),
     ] {
-        server.post("/api/games", None, &body).error(400, "bad_request");
+        server
+            .post("/api/games", None, &body)
+            .error(400, "bad_request");
     }
     // Out of turn, a stale ply, an illegal move: each with the state.
     let mv = state["legal"][0].clone();
@@ -596,7 +707,11 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     assert_eq!(over["result"], json!({"winner": "dark", "how": "resign"}));
     play(&server, mover, &over["ply"], mv.as_str().unwrap()).error(409, "game_over");
     server
-        .post(&format!("/api/games/{}/resign", light.id), Some(&dark.token), &json!({}))
+        .post(
+            &format!("/api/games/{}/resign", light.id),
+            Some(&dark.token),
+            &json!({}),
+        )
         .error(409, "game_over");
     let again = server.post(
         &format!("/api/games/{}/resign", light.id),
@@ -608,7 +723,8 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     // A slow client: a request head that never ends is closed, and the
     // server goes on answering others meanwhile.
     let mut slow = TcpStream::connect(&server.addr).unwrap();
-    slow.write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\n").unwrap();
+    slow.write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
     let mut idle = TcpStream::connect(&server.addr).unwrap();
     assert_eq!(server.get("/healthz").text(), "ok");
     slow.set_read_timeout(Some(PATIENCE)).unwrap();
@@ -617,7 +733,10 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     let started = Instant::now();
     let _ = slow.read_to_end(&mut buffer);
     let _ = idle.read_to_end(&mut buffer);
-    assert!(started.elapsed() < PATIENCE, "the slow connections were closed");
+    assert!(
+        started.elapsed() < PATIENCE,
+        "the slow connections were closed"
+    );
     // A body that stops short.
     let mut short = TcpStream::connect(&server.addr).unwrap();
     short
@@ -653,9 +772,22 @@ fn watchers_get_every_state_in_order() {
         if state["status"] != "playing" {
             break;
         }
-        let token = if state["side"] == friend_side.as_str() { &friend_token } else { &creator.token };
-        let seat = Seat { id: creator.id.clone(), side: String::new(), token: token.clone() };
-        let reply = play(&server, &seat, &state["ply"], state["legal"][0].as_str().unwrap());
+        let token = if state["side"] == friend_side.as_str() {
+            &friend_token
+        } else {
+            &creator.token
+        };
+        let seat = Seat {
+            id: creator.id.clone(),
+            side: String::new(),
+            token: token.clone(),
+        };
+        let reply = play(
+            &server,
+            &seat,
+            &state["ply"],
+            state["legal"][0].as_str().unwrap(),
+        );
         assert_eq!(reply.status, 200);
         sent.push(reply.json());
     }
@@ -692,18 +824,49 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     server
         .post("/api/games", None, &json!({"game": "ur", "level": 1}))
         .error(429, "rate_limited");
-    for path in ["/", &format!("/g/{}", light.id), "/app.js", "/style.css", "/healthz", "/metrics"] {
+    for path in [
+        "/",
+        &format!("/g/{}", light.id),
+        "/app.js",
+        "/style.css",
+        "/healthz",
+        "/metrics",
+    ] {
         let reply = server.get(path);
         assert_eq!(reply.status, 200, "{path}");
         let csp = reply.header("content-security-policy").unwrap();
-        assert!(csp.contains("script-src 'self'") && csp.contains("default-src 'none'"), "{csp}");
+        assert!(
+            csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+            "{csp}"
+        );
         assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
     }
-    assert!(server.get("/").header("content-type").unwrap().starts_with("text/html"));
-    assert!(server.get("/app.js").header("content-type").unwrap().starts_with("text/javascript"));
-    assert!(server.get("/style.css").header("content-type").unwrap().starts_with("text/css"));
+    assert!(
+        server
+            .get("/")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(
+        server
+            .get("/app.js")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    assert!(
+        server
+            .get("/style.css")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/css")
+    );
     let metrics = server.get("/metrics").text();
-    for line in ["race_games{status=\"playing\"} 2", "race_games{status=\"waiting\"} 0"] {
+    for line in [
+        "race_games{status=\"playing\"} 2",
+        "race_games{status=\"waiting\"} 0",
+    ] {
         assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
     }
     assert!(metrics.contains("race_request_duration_seconds_bucket{le=\"+Inf\"}"));
@@ -715,5 +878,59 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     assert!(server.stderr().contains("the database is closed"));
     let server = Server::start(&data, &[]);
     assert_eq!(server.state(&light.id), state);
-    assert!(server.stderr().contains("2 unfinished games loaded"));
+    assert!(
+        server.stderr().contains("2 unfinished games loaded"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn the_load_test_checks_every_record_against_the_moves_it_saw() {
+    let scratch = Scratch::new("load");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let url = format!("http://{}", server.addr);
+    let run = race(&[
+        "loadtest",
+        &url,
+        "--games",
+        "4",
+        "--seconds",
+        "2",
+        "--watchers",
+        "3",
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.out, run.err);
+    assert!(run.out.contains("errors          none"), "{}", run.out);
+    let checked: u64 = run
+        .out
+        .lines()
+        .find_map(|l| l.strip_prefix("check           "))
+        .and_then(|l| l.strip_suffix(" records hold exactly the moves seen accepted"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", run.out));
+    assert!(checked >= 4, "{}", run.out);
+    let metrics = server.get("/metrics").text();
+    let accepted: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("race_moves_accepted_total "))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        run.out.contains(&format!("moves accepted  {accepted} in ")),
+        "{}\n{metrics}",
+        run.out
+    );
+    // A server that is not there is refused with exit 1.
+    let gone = race(&[
+        "loadtest",
+        "http://127.0.0.1:9",
+        "--games",
+        "1",
+        "--seconds",
+        "1",
+    ]);
+    assert_eq!(gone.code, 1, "{}", gone.err);
+    let bad = race(&["loadtest", "ftp://x", "--seconds", "1"]);
+    assert_eq!(bad.code, 1, "{}", bad.err);
 }

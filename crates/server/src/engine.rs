@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use dice_core::{Game, How, LogEntry, PlayError, Record, Rules as GameRules, Seed, Side};
 use royal_ur::{GameExt as _, Ur};
-use senet::{SenetGame as _, Senet};
+use senet::{Senet, SenetGame as _};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use ur_solve::{PerfectBot, Table, WinChances as _};
@@ -620,7 +620,10 @@ mod tests {
         assert!(!hidden.contains("[seed"), "{hidden}");
         assert!(!hidden.contains("[opening"), "{hidden}");
         assert_eq!(record_moves(GameKind::Senet, &hidden), Some(game.moves()));
-        assert!(game.record(true).contains(&format!("[seed {}]", "07".repeat(32))));
+        assert!(
+            game.record(true)
+                .contains(&format!("[seed {}]", "07".repeat(32)))
+        );
     }
 
     #[test]

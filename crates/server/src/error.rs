@@ -40,7 +40,11 @@ impl ApiError {
     /// 404 `no_game`.
     #[must_use]
     pub fn no_game() -> ApiError {
-        ApiError::new(StatusCode::NOT_FOUND, "no_game", "there is no game with that id")
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_game",
+            "there is no game with that id",
+        )
     }
 
     /// 401 `no_token`.

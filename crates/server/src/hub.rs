@@ -535,11 +535,21 @@ impl Hub {
             ),
             Opponent::Friend => None,
         };
-        Ok(Plan { rules, level: req.level, bot, side: req.side })
+        Ok(Plan {
+            rules,
+            level: req.level,
+            bot,
+            side: req.side,
+        })
     }
 
     async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
-        let Plan { rules, level, bot, side } = plan;
+        let Plan {
+            rules,
+            level,
+            bot,
+            side,
+        } = plan;
         let other = match bot {
             Some(bot) => (Seat::Bot(level, Some(bot)), None),
             None => {
@@ -642,8 +652,9 @@ impl Hub {
                     .with_state(state()));
                 }
                 Status::Over => {
-                    return Err(ApiError::conflict("game_over", "the game has ended")
-                        .with_state(state()));
+                    return Err(
+                        ApiError::conflict("game_over", "the game has ended").with_state(state())
+                    );
                 }
                 Status::Playing => {}
             }
@@ -657,7 +668,10 @@ impl Hub {
             if ply != live.game.ply() {
                 return Err(ApiError::conflict(
                     "stale_ply",
-                    format!("the move is for ply {ply}, but the game is at ply {}", live.game.ply()),
+                    format!(
+                        "the move is for ply {ply}, but the game is at ply {}",
+                        live.game.ply()
+                    ),
                 )
                 .with_state(state()));
             }

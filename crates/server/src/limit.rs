@@ -37,7 +37,10 @@ impl CreateLimit {
             seen.retain(|_, times| times.back().is_some_and(|&t| now - t < WINDOW));
         }
         let times = seen.entry(address).or_default();
-        while times.front().is_some_and(|&t| now.duration_since(t) >= WINDOW) {
+        while times
+            .front()
+            .is_some_and(|&t| now.duration_since(t) >= WINDOW)
+        {
             times.pop_front();
         }
         if times.len() >= self.per_minute as usize {

@@ -41,6 +41,9 @@ pub struct Options {
     pub watchers: usize,
     /// The games to play, taken in turn.
     pub kinds: Vec<GameKind>,
+    /// Moves a second to aim for, spread evenly over the games; 0 plays
+    /// each game as fast as the server answers.
+    pub rate: f64,
 }
 
 /// Why the load test could not run.
@@ -63,6 +66,8 @@ pub enum LoadError {
 pub struct Report {
     /// Games played at once.
     pub concurrent: usize,
+    /// The rate aimed for (0: as fast as the server answers).
+    pub rate: f64,
     /// Games created.
     pub started: u64,
     /// Games played to the end.
@@ -112,9 +117,14 @@ impl fmt::Display for Report {
             "games           {} at once, {} started, {} played to the end",
             self.concurrent, self.started, self.finished
         )?;
+        let aim = if self.rate > 0.0 {
+            format!(" (aiming at {:.0})", self.rate)
+        } else {
+            " (as fast as answered)".to_owned()
+        };
         writeln!(
             f,
-            "moves accepted  {} in {:.1} s: {:.0} a second",
+            "moves accepted  {} in {:.1} s: {:.0} a second{aim}",
             self.accepted,
             self.seconds,
             self.accepted as f64 / self.seconds.max(1e-9)
@@ -130,7 +140,11 @@ impl fmt::Display for Report {
         if self.errors.is_empty() {
             writeln!(f, "errors          none")?;
         } else {
-            let list: Vec<String> = self.errors.iter().map(|(c, n)| format!("{c} {n}")).collect();
+            let list: Vec<String> = self
+                .errors
+                .iter()
+                .map(|(c, n)| format!("{c} {n}"))
+                .collect();
             writeln!(f, "errors          {}", list.join(", "))?;
         }
         writeln!(
@@ -244,6 +258,8 @@ struct Shared {
     base: String,
     deadline: Instant,
     kinds: Vec<GameKind>,
+    /// The time between two moves of one game, when paced.
+    interval: Option<Duration>,
     tally: Mutex<Tally>,
     /// Games being played, for the watchers to pick from.
     live: Mutex<Vec<String>>,
@@ -324,10 +340,15 @@ async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<()
         .map(|(_, t)| t.to_owned())
         .ok_or("the create reply has no invite")?;
     let id = created.id;
-    let join = serde_json::to_vec(&serde_json::json!({ "invite": invite }))
-        .map_err(|e| e.to_string())?;
+    let join =
+        serde_json::to_vec(&serde_json::json!({ "invite": invite })).map_err(|e| e.to_string())?;
     let (status, reply) = shared
-        .call(Method::POST, &format!("/api/games/{id}/join"), None, Some(join))
+        .call(
+            Method::POST,
+            &format!("/api/games/{id}/join"),
+            None,
+            Some(join),
+        )
         .await?;
     if status != StatusCode::OK {
         return Err(format!("join answered {status}: {}", code_of(&reply)));
@@ -349,7 +370,12 @@ async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<()
     let path = format!("/api/games/{id}/moves");
     let mut latencies = Vec::with_capacity(256);
     let mut failed = None;
+    let mut next = Instant::now();
     while state.status == "playing" && Instant::now() < shared.deadline {
+        if let Some(interval) = shared.interval {
+            tokio::time::sleep_until(next.into()).await;
+            next = (next + interval).max(Instant::now());
+        }
         let (Some(side), false) = (state.side.as_deref(), state.legal.is_empty()) else {
             break;
         };
@@ -383,7 +409,10 @@ async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<()
         } else {
             let code = code_of(&reply);
             shared.error(&code);
-            match serde_json::from_slice::<ErrorLite>(&reply).ok().and_then(|e| e.state) {
+            match serde_json::from_slice::<ErrorLite>(&reply)
+                .ok()
+                .and_then(|e| e.state)
+            {
                 Some(s) => state = s,
                 None => {
                     failed = Some(format!("a move answered {status} {code}"));
@@ -399,7 +428,11 @@ async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<()
     if over {
         tally.finished += 1;
     }
-    tally.games.push(Played { id: id.clone(), kind, moves });
+    tally.games.push(Played {
+        id: id.clone(),
+        kind,
+        moves,
+    });
     drop(tally);
     shared
         .live
@@ -413,6 +446,11 @@ async fn driver(shared: Arc<Shared>, n: usize) -> Result<(), String> {
     let mut seed = [0u8; 8];
     getrandom::fill(&mut seed).map_err(|e| e.to_string())?;
     let mut pick = Pick(u64::from_le_bytes(seed) | 1);
+    if let Some(interval) = shared.interval {
+        // Spread the games' moves evenly over the interval.
+        let phase = interval.mul_f64(pick.below(1000) as f64 / 1000.0);
+        tokio::time::sleep(phase).await;
+    }
     let mut k = n;
     while Instant::now() < shared.deadline {
         let kind = shared.kinds[k % shared.kinds.len()];
@@ -458,6 +496,7 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
         };
         let mut body = res.into_body();
         let mut buffer: Vec<u8> = Vec::new();
+        let mut scanned: usize = 0;
         let mut last_ply = None;
         let (mut events, mut out_of_order) = (0, 0);
         loop {
@@ -465,19 +504,31 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
             let Ok(Some(Ok(frame))) = tokio::time::timeout(left, body.frame()).await else {
                 break;
             };
-            let Ok(data) = frame.into_data() else { continue };
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
             buffer.extend_from_slice(&data);
-            while let Some(end) = buffer.windows(2).position(|w| w == b"\n\n") {
-                let event: Vec<u8> = buffer.drain(..end + 2).collect();
+            // Only the bytes not yet looked at (and the one before them)
+            // can end an event.
+            let (mut start, mut from) = (0, scanned.saturating_sub(1));
+            while let Some(at) = buffer
+                .get(from..)
+                .and_then(|rest| rest.windows(2).position(|w| w == b"\n\n"))
+            {
+                let end = from + at + 2;
+                let event = buffer.get(start..end).unwrap_or_default();
                 if event.starts_with(b"event: state") {
                     events += 1;
-                    let ply = ply_of(&event);
+                    let ply = ply_of(event.get(..event.len().min(512)).unwrap_or_default());
                     if ply < last_ply {
                         out_of_order += 1;
                     }
                     last_ply = ply;
                 }
+                (start, from) = (end, end);
             }
+            buffer.drain(..start);
+            scanned = buffer.len();
         }
         let mut tally = shared.tally();
         tally.events += events;
@@ -493,7 +544,9 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
 /// cannot be used at all (no game can be made).
 pub fn run(options: &Options) -> Result<Report, LoadError> {
     let base = options.url.trim_end_matches('/').to_owned();
-    let uri: Uri = base.parse().map_err(|_| LoadError::Url(options.url.clone()))?;
+    let uri: Uri = base
+        .parse()
+        .map_err(|_| LoadError::Url(options.url.clone()))?;
     if uri.scheme_str() != Some("http") || uri.host().is_none() || uri.path() != "/" {
         return Err(LoadError::Url(options.url.clone()));
     }
@@ -521,6 +574,8 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             } else {
                 options.kinds.clone()
             },
+            interval: (options.rate > 0.0)
+                .then(|| Duration::from_secs_f64(options.games as f64 / options.rate)),
             tally: Mutex::new(Tally::default()),
             live: Mutex::new(Vec::new()),
         });
@@ -549,10 +604,14 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             return Err(LoadError::Server(first.clone()));
         }
         for f in &failures {
-            *tally.errors.entry(format!("driver stopped: {f}")).or_default() += 1;
+            *tally
+                .errors
+                .entry(format!("driver stopped: {f}"))
+                .or_default() += 1;
         }
         let mut report = Report {
             concurrent: options.games,
+            rate: options.rate,
             started: tally.started,
             finished: tally.finished,
             accepted: tally.accepted,
@@ -583,7 +642,10 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
                     }
                 }
                 Ok((status, _)) => Some(format!("game {}: the record answered {status}", game.id)),
-                Err(e) => Some(format!("game {}: the record could not be fetched: {e}", game.id)),
+                Err(e) => Some(format!(
+                    "game {}: the record could not be fetched: {e}",
+                    game.id
+                )),
             };
             report.mismatches.extend(mismatch);
         }
@@ -623,6 +685,7 @@ data: {"id":"x","game":"ur","rules":"finkel","status":"playing","seats":{},"ply"
                 seconds: 0.1,
                 watchers: 0,
                 kinds: vec![],
+                rate: 0.0,
             };
             assert!(matches!(run(&options), Err(LoadError::Url(_))), "{bad}");
         }

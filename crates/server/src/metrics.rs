@@ -93,14 +93,20 @@ impl Metrics {
             let n = self.games[status.index()].load(Ordering::Relaxed);
             let _ = writeln!(out, "race_games{{status=\"{}\"}} {n}", status.as_str());
         }
-        let _ = writeln!(out, "# HELP race_moves_accepted_total Moves accepted and stored.");
+        let _ = writeln!(
+            out,
+            "# HELP race_moves_accepted_total Moves accepted and stored."
+        );
         let _ = writeln!(out, "# TYPE race_moves_accepted_total counter");
         let _ = writeln!(
             out,
             "race_moves_accepted_total {}",
             self.accepted.load(Ordering::Relaxed)
         );
-        let _ = writeln!(out, "# HELP race_moves_refused_total Moves refused, by error code.");
+        let _ = writeln!(
+            out,
+            "# HELP race_moves_refused_total Moves refused, by error code."
+        );
         let _ = writeln!(out, "# TYPE race_moves_refused_total counter");
         let refused = self
             .refused
@@ -112,7 +118,11 @@ impl Metrics {
         }
         let _ = writeln!(out, "# HELP race_watchers Event streams open.");
         let _ = writeln!(out, "# TYPE race_watchers gauge");
-        let _ = writeln!(out, "race_watchers {}", self.watchers.load(Ordering::Relaxed));
+        let _ = writeln!(
+            out,
+            "race_watchers {}",
+            self.watchers.load(Ordering::Relaxed)
+        );
         let _ = writeln!(
             out,
             "# HELP race_request_duration_seconds Time to answer a request (to the reply's head)."
@@ -127,7 +137,10 @@ impl Metrics {
             );
         }
         let count = self.count.load(Ordering::Relaxed);
-        let _ = writeln!(out, "race_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}");
+        let _ = writeln!(
+            out,
+            "race_request_duration_seconds_bucket{{le=\"+Inf\"}} {count}"
+        );
         let sum = self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
         let _ = writeln!(out, "race_request_duration_seconds_sum {sum}");
         let _ = writeln!(out, "race_request_duration_seconds_count {count}");

@@ -7,6 +7,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use axum::Router;
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Request, State};
@@ -14,7 +15,6 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
 use bytes::Bytes;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use tokio::sync::broadcast;
@@ -71,7 +71,11 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
         .fallback(|| async {
-            ApiError::new(StatusCode::NOT_FOUND, "not_found", "there is nothing at this path")
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "there is nothing at this path",
+            )
         })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -134,7 +138,10 @@ async fn metrics(State(app): State<App>) -> Response {
 }
 
 /// The game a path names: 404 for a path that names none.
-async fn slot_of(app: &App, path: Result<Path<String>, PathRejection>) -> Result<Arc<Slot>, ApiError> {
+async fn slot_of(
+    app: &App,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Arc<Slot>, ApiError> {
     let Ok(Path(id)) = path else {
         return Err(ApiError::no_game());
     };
@@ -163,7 +170,10 @@ async fn body_of(req: Request) -> Result<Bytes, ApiError> {
             return Err(ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
                 "timeout",
-                format!("the body did not arrive within {} s", BODY_TIMEOUT.as_secs()),
+                format!(
+                    "the body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
             ));
         }
         Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
@@ -186,7 +196,10 @@ fn token_of(headers: &HeaderMap) -> Result<TokenHash, ApiError> {
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .ok_or_else(ApiError::no_token)?;
-    let (scheme, token) = value.trim().split_once(' ').ok_or_else(ApiError::no_token)?;
+    let (scheme, token) = value
+        .trim()
+        .split_once(' ')
+        .ok_or_else(ApiError::no_token)?;
     let token = token.trim();
     if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
         return Err(ApiError::no_token());

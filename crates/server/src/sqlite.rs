@@ -130,9 +130,8 @@ impl Sqlite {
     /// opened, another server holds the folder, or the schema is newer
     /// than this server knows.
     pub fn open(dir: &Path) -> Result<Sqlite, StoreError> {
-        let fail = |what: &str, e: std::io::Error| {
-            StoreError(format!("{what} {}: {e}", dir.display()))
-        };
+        let fail =
+            |what: &str, e: std::io::Error| StoreError(format!("{what} {}: {e}", dir.display()));
         std::fs::create_dir_all(dir).map_err(|e| fail("cannot create", e))?;
         let lock = File::create(dir.join(LOCK_FILE)).map_err(|e| fail("cannot lock", e))?;
         lock.try_lock().map_err(|_| {
@@ -214,11 +213,10 @@ fn commit_batch(
         }
         tx.commit()
     })();
-    for ((_, ack), result) in batch.drain(..).zip(
-        results
-            .into_iter()
-            .chain(std::iter::repeat_with(|| Ok(()))),
-    ) {
+    for ((_, ack), result) in batch
+        .drain(..)
+        .zip(results.into_iter().chain(std::iter::repeat_with(|| Ok(()))))
+    {
         let result = match &committed {
             Ok(()) => result,
             Err(e) => Err(StoreError(format!("the commit failed: {e}"))),
@@ -340,8 +338,7 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
     let game: String = row.get(1)?;
     let kind = GameKind::from_word(&game).ok_or_else(|| bad(&id, "an unknown game"))?;
     let rules_text: String = row.get(2)?;
-    let rules =
-        RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(&id, &e.to_string()))?;
+    let rules = RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(&id, &e.to_string()))?;
     let light = holder(&id, &row.get::<_, String>(4)?, row.get(5)?)?;
     let dark = holder(&id, &row.get::<_, String>(6)?, row.get(7)?)?;
     let status: String = row.get(8)?;
@@ -493,7 +490,10 @@ mod tests {
         let dir = scratch("reopen");
         let store = Sqlite::open(&dir).unwrap();
         assert!(Sqlite::open(&dir).is_err(), "a second server is kept off");
-        store.write(Change::Create(Box::new(game("g1")))).await.unwrap();
+        store
+            .write(Change::Create(Box::new(game("g1"))))
+            .await
+            .unwrap();
         let mv = |ply: u32, text: &str| StoredMove {
             ply,
             text: text.into(),

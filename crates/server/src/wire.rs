@@ -21,11 +21,18 @@ pub struct BodyError(pub String);
 
 fn json<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, BodyError> {
     if body.is_empty() {
-        return Err(BodyError("the body is empty; it must be a JSON object".into()));
+        return Err(BodyError(
+            "the body is empty; it must be a JSON object".into(),
+        ));
     }
-    let text = std::str::from_utf8(body)
-        .map_err(|e| BodyError(format!("the body is not UTF-8 (at byte {})", e.valid_up_to())))?;
-    serde_json::from_str(text).map_err(|e| BodyError(format!("the body is not the JSON asked for: {e}")))
+    let text = std::str::from_utf8(body).map_err(|e| {
+        BodyError(format!(
+            "the body is not UTF-8 (at byte {})",
+            e.valid_up_to()
+        ))
+    })?;
+    serde_json::from_str(text)
+        .map_err(|e| BodyError(format!("the body is not the JSON asked for: {e}")))
 }
 
 /// Who the creator plays.
@@ -125,17 +132,26 @@ pub fn parse_create(body: &[u8]) -> Result<CreateRequest, BodyError> {
             raw.game
         ))
     })?;
-    let level = match raw.level {
-        None => Level::TOP,
-        Some(LevelField::Number(n)) => u8::try_from(n)
-            .ok()
-            .and_then(Level::ladder)
-            .ok_or_else(|| BodyError(format!("there is no level {n}; the levels are 1 to 4 and \"perfect\"")))?,
-        Some(LevelField::Word(w)) => match w.as_str() {
-            "perfect" => Level::Perfect,
-            _ => return Err(BodyError(format!("there is no level {w:?}; the levels are 1 to 4 and \"perfect\""))),
-        },
-    };
+    let level =
+        match raw.level {
+            None => Level::TOP,
+            Some(LevelField::Number(n)) => u8::try_from(n)
+                .ok()
+                .and_then(Level::ladder)
+                .ok_or_else(|| {
+                    BodyError(format!(
+                        "there is no level {n}; the levels are 1 to 4 and \"perfect\""
+                    ))
+                })?,
+            Some(LevelField::Word(w)) => match w.as_str() {
+                "perfect" => Level::Perfect,
+                _ => {
+                    return Err(BodyError(format!(
+                        "there is no level {w:?}; the levels are 1 to 4 and \"perfect\""
+                    )));
+                }
+            },
+        };
     Ok(CreateRequest {
         game,
         rules: raw.rules,
@@ -250,7 +266,11 @@ mod tests {
             b"",
             b"\xff\xfe",
         ] {
-            assert!(parse_create(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+            assert!(
+                parse_create(bad).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
         }
     }
 

@@ -139,7 +139,13 @@ impl Server {
     }
 
     /// A request with a body and headers (`Connection: close` added).
-    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Reply {
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
         let mut head = format!(
             "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
             self.addr,
@@ -303,7 +309,9 @@ impl Reply {
         let v = self.json();
         assert_eq!(v["error"]["code"], code, "{v}");
         assert!(
-            v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()),
+            v["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
             "{v}"
         );
         v
@@ -316,8 +324,8 @@ fn dechunk(mut body: &[u8]) -> Vec<u8> {
         let Some(end) = body.windows(2).position(|w| w == b"\r\n") else {
             return out;
         };
-        let size = usize::from_str_radix(String::from_utf8_lossy(&body[..end]).trim(), 16)
-            .unwrap_or(0);
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&body[..end]).trim(), 16).unwrap_or(0);
         if size == 0 {
             return out;
         }
@@ -371,10 +379,7 @@ impl Events {
             while let Some(end) = self.pending.windows(2).position(|w| w == b"\n\n") {
                 let event: Vec<u8> = self.pending.drain(..end + 2).collect();
                 let text = String::from_utf8_lossy(&event);
-                if let Some(data) = text
-                    .strip_prefix("event: state\ndata: ")
-                    .map(str::trim_end)
-                {
+                if let Some(data) = text.strip_prefix("event: state\ndata: ").map(str::trim_end) {
                     return Some(serde_json::from_str(data).expect("event JSON"));
                 }
             }
