@@ -228,6 +228,9 @@ fn the_perfect_bot_plays_from_a_table() {
     assert!(state["light_chance"].is_number(), "{state}");
 }
 
+/// The moves acknowledged, by game, each with its ply.
+type Acknowledged = HashMap<String, Vec<(u64, String)>>;
+
 /// 20 friend games played from 20 threads; the server is killed with
 /// SIGKILL after at least 200 acknowledged moves and started again on the
 /// same folder.
@@ -240,7 +243,7 @@ fn a_killed_server_loses_no_acknowledged_move() {
         .map(|i| friend_game(&server, if i % 2 == 0 { "ur" } else { "senet" }))
         .collect();
     let acknowledged = Arc::new(AtomicU64::new(0));
-    let seen: Arc<Mutex<HashMap<String, Vec<(u64, String)>>>> = Arc::default();
+    let seen: Arc<Mutex<Acknowledged>> = Arc::default();
     let addr = server.addr.clone();
     let stop = Arc::new(AtomicBool::new(false));
     let threads: Vec<_> = games

@@ -108,7 +108,19 @@ impl Live {
     }
 
     fn seat(&self, side: Side) -> &Seat {
-        &self.seats[side_index(side)]
+        let [light, dark] = &self.seats;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
+    }
+
+    fn seat_mut(&mut self, side: Side) -> &mut Seat {
+        let [light, dark] = &mut self.seats;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
     }
 
     /// The bot to move now, if a bot is.
@@ -127,13 +139,6 @@ impl Live {
             (Some(winner), How::Resign) => Some(winner.other()),
             _ => None,
         }
-    }
-}
-
-const fn side_index(side: Side) -> usize {
-    match side {
-        Side::Light => 0,
-        Side::Dark => 1,
     }
 }
 
@@ -768,14 +773,14 @@ impl Hub {
                 return Err(ApiError::not_your_seat());
             }
             let before = live.status();
-            live.seats[side_index(side)] = Seat::Person(hash);
+            *live.seat_mut(side) = Seat::Person(hash);
             let change = Change::Join {
                 id: slot.id.clone(),
                 seat: side,
                 after: live.summary(),
             };
             if let Err(e) = hub.store.write(change).await {
-                live.seats[side_index(side)] = Seat::Open(hash);
+                *live.seat_mut(side) = Seat::Open(hash);
                 return Err(internal(e));
             }
             hub.metrics.game_moved(before, live.status());

@@ -380,7 +380,9 @@ async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<()
             break;
         };
         let token = tokens.get(side).cloned().unwrap_or_default();
-        let mv = state.legal[pick.below(state.legal.len())].clone();
+        let Some(mv) = state.legal.get(pick.below(state.legal.len())).cloned() else {
+            break;
+        };
         let ply = state.ply;
         let body = serde_json::to_vec(&serde_json::json!({ "ply": ply, "move": mv }))
             .map_err(|e| e.to_string())?;
@@ -453,7 +455,11 @@ async fn driver(shared: Arc<Shared>, n: usize) -> Result<(), String> {
     }
     let mut k = n;
     while Instant::now() < shared.deadline {
-        let kind = shared.kinds[k % shared.kinds.len()];
+        let kind = shared
+            .kinds
+            .get(k % shared.kinds.len().max(1))
+            .copied()
+            .unwrap_or(GameKind::Ur);
         k += 1;
         play_one(&shared, kind, &mut pick).await?;
     }

@@ -37,16 +37,25 @@ impl Metrics {
         m
     }
 
+    fn gauge(&self, status: Status) -> &AtomicI64 {
+        let [waiting, playing, over] = &self.games;
+        match status {
+            Status::Waiting => waiting,
+            Status::Playing => playing,
+            Status::Over => over,
+        }
+    }
+
     /// A game came into being with this status.
     pub fn game_created(&self, status: Status) {
-        self.games[status.index()].fetch_add(1, Ordering::Relaxed);
+        self.gauge(status).fetch_add(1, Ordering::Relaxed);
     }
 
     /// A game went from one status to another.
     pub fn game_moved(&self, from: Status, to: Status) {
         if from != to {
-            self.games[from.index()].fetch_sub(1, Ordering::Relaxed);
-            self.games[to.index()].fetch_add(1, Ordering::Relaxed);
+            self.gauge(from).fetch_sub(1, Ordering::Relaxed);
+            self.gauge(to).fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -73,8 +82,12 @@ impl Metrics {
     /// A request was answered after `took`.
     pub fn request(&self, took: Duration) {
         let seconds = took.as_secs_f64();
-        if let Some(i) = BUCKETS.iter().position(|&b| seconds <= b) {
-            self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        if let Some(bucket) = BUCKETS
+            .iter()
+            .position(|&b| seconds <= b)
+            .and_then(|i| self.buckets.get(i))
+        {
+            bucket.fetch_add(1, Ordering::Relaxed);
         }
         self.count.fetch_add(1, Ordering::Relaxed);
         self.sum_micros.fetch_add(
@@ -90,7 +103,7 @@ impl Metrics {
         let _ = writeln!(out, "# HELP race_games Games by status.");
         let _ = writeln!(out, "# TYPE race_games gauge");
         for status in Status::ALL {
-            let n = self.games[status.index()].load(Ordering::Relaxed);
+            let n = self.gauge(status).load(Ordering::Relaxed);
             let _ = writeln!(out, "race_games{{status=\"{}\"}} {n}", status.as_str());
         }
         let _ = writeln!(

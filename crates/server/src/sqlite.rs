@@ -417,8 +417,10 @@ impl crate::store::Store for Sqlite {
             while let Some(row) = rows.next()? {
                 let status: String = row.get(0)?;
                 let n: i64 = row.get(1)?;
-                if let Some(s) = Status::from_word(&status) {
-                    counts[s.index()] = u64::try_from(n).unwrap_or(0);
+                if let Some(count) =
+                    Status::from_word(&status).and_then(|s| counts.get_mut(s.index()))
+                {
+                    *count = u64::try_from(n).unwrap_or(0);
                 }
             }
             Ok(counts)
