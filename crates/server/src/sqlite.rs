@@ -487,6 +487,12 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_stored_games_debug_form_leaves_out_the_seed() {
+        let text = format!("{:?}", game("g1"));
+        assert!(text.contains("g1") && !text.contains("seed"), "{text}");
+    }
+
     #[tokio::test]
     async fn changes_survive_a_reopen_and_a_bad_change_fails_alone() {
         let dir = scratch("reopen");

@@ -88,8 +88,8 @@ pub struct Summary {
     pub key: String,
 }
 
-/// A whole game as stored.
-#[derive(Clone, Debug)]
+/// A whole game as stored. Its `Debug` form leaves out the seed.
+#[derive(Clone)]
 pub struct StoredGame {
     /// The game's id.
     pub id: String,
@@ -105,6 +105,19 @@ pub struct StoredGame {
     pub resigned: Option<Side>,
     /// The game as it stood after the last change.
     pub summary: Summary,
+}
+
+impl std::fmt::Debug for StoredGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredGame")
+            .field("id", &self.id)
+            .field("rules", &self.rules)
+            .field("seats", &self.seats)
+            .field("moves", &self.moves)
+            .field("resigned", &self.resigned)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
 }
 
 /// One change to the store, applied whole or not at all.
