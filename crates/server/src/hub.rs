@@ -30,7 +30,7 @@ use crate::wire::{CreateRequest, Opponent, SideChoice};
 
 /// States a watcher may fall behind by before its stream is closed (it
 /// then reconnects and gets the current state).
-const FEED_DEPTH: usize = 1024;
+const FEED_DEPTH: usize = 256;
 /// How long a finished game stays in memory after its last change.
 const FINISHED_KEPT: Duration = Duration::from_secs(120);
 
@@ -152,7 +152,9 @@ struct Feed {
     /// The same state as one server-sent event.
     event: Bytes,
     over: bool,
-    tx: broadcast::Sender<Event>,
+    /// Made when the first watcher comes, so that a game nobody watches
+    /// costs no channel.
+    tx: Option<broadcast::Sender<Event>>,
 }
 
 /// One game: its lock and its feed.
@@ -177,8 +179,12 @@ impl Slot {
     /// `None` for the stream when the game is over (nothing follows).
     #[must_use]
     pub fn watch(&self) -> (Bytes, Option<broadcast::Receiver<Event>>) {
-        let feed = self.feed();
-        let rx = (!feed.over).then(|| feed.tx.subscribe());
+        let mut feed = self.feed();
+        let rx = (!feed.over).then(|| {
+            feed.tx
+                .get_or_insert_with(|| broadcast::channel(FEED_DEPTH).0)
+                .subscribe()
+        });
         (feed.event.clone(), rx)
     }
 
@@ -368,7 +374,10 @@ impl Hub {
         let live = Live {
             commitment: secret::commitment(&g.seed),
             seed_hex: Seed::new(&g.seed).map(|s| s.to_hex()).unwrap_or_default(),
-            game,
+            // A new game reserves room for hundreds of plies; its clone
+            // holds only what it uses, which matters with many games
+            // loaded at once.
+            game: game.clone(),
             seats: [light?, dark?],
             moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
             bot_busy: false,
@@ -391,14 +400,14 @@ impl Hub {
     }
 
     fn slot_for(&self, id: String, live: Live) -> Arc<Slot> {
-        let state = self.render(&id, &live);
+        let (state, event) = self.render(&id, &live);
         let over = live.game.is_over();
         Arc::new(Slot {
             feed: Mutex::new(Feed {
-                event: event_of(&state),
                 state,
+                event,
                 over,
-                tx: broadcast::channel(FEED_DEPTH).0,
+                tx: None,
             }),
             live: tokio::sync::Mutex::new(live),
             id,
@@ -465,8 +474,9 @@ impl Hub {
         }
     }
 
-    /// The state's JSON for a game as it stands.
-    fn render(&self, id: &str, live: &Live) -> Bytes {
+    /// The state's JSON for a game as it stands, and the same bytes as a
+    /// server-sent event (the JSON is a slice of the event: one buffer).
+    fn render(&self, id: &str, live: &Live) -> (Bytes, Bytes) {
         let game = &live.game;
         let over = game.is_over();
         let result = game.result().map(|(winner, how)| ResultView {
@@ -496,21 +506,28 @@ impl Hub {
             record_url: format!("/api/games/{id}/record"),
             light_chance: game.light_chance(&self.tables),
         };
-        let mut out = BytesMut::with_capacity(1024 + 48 * game.ply() as usize).writer();
+        let mut out = BytesMut::with_capacity(1024 + 64 * game.ply() as usize);
+        out.extend_from_slice(EVENT_HEAD);
+        let mut writer = out.writer();
         // Strings, numbers and lists of them always serialize.
-        let _ = serde_json::to_writer(&mut out, &view);
-        out.into_inner().freeze()
+        let _ = serde_json::to_writer(&mut writer, &view);
+        let mut out = writer.into_inner();
+        let end = out.len();
+        out.extend_from_slice(b"\n\n");
+        let event = out.freeze();
+        (event.slice(EVENT_HEAD.len()..end), event)
     }
 
     /// Serialises the state once and sends it to every watcher.
     fn publish(&self, slot: &Slot, live: &Live) -> Bytes {
-        let state = self.render(&slot.id, live);
-        let event = event_of(&state);
+        let (state, event) = self.render(&slot.id, live);
         let mut feed = slot.feed();
         feed.state = state.clone();
-        feed.event = event.clone();
         feed.over = live.game.is_over();
-        let _ = feed.tx.send((event, feed.over));
+        if let Some(tx) = &feed.tx {
+            let _ = tx.send((event.clone(), feed.over));
+        }
+        feed.event = event;
         state
     }
 
@@ -945,14 +962,8 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
     ApiError::internal(e.to_string())
 }
 
-/// A state as one server-sent event: `event: state`, `data: JSON`.
-fn event_of(state: &Bytes) -> Bytes {
-    let mut out = BytesMut::with_capacity(state.len() + 22);
-    out.extend_from_slice(b"event: state\ndata: ");
-    out.extend_from_slice(state);
-    out.extend_from_slice(b"\n\n");
-    out.freeze()
-}
+/// What comes before a state's JSON in its server-sent event.
+const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
 
 #[derive(Serialize)]
 struct ResultView {
