@@ -21,6 +21,7 @@ mod routes;
 pub mod secret;
 mod serve;
 mod sqlite;
+mod stall;
 pub mod store;
 pub mod wire;
 

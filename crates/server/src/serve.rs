@@ -18,11 +18,15 @@ use crate::limit::CreateLimit;
 use crate::metrics::Metrics;
 use crate::routes::{self, App, Peer};
 use crate::sqlite::Sqlite;
+use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};
 
 /// How long a client may take to send a request's head; an idle
 /// connection is closed after as long.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a reply may wait for the client to read before the
+/// connection is cut.
+const WRITE_STALL: Duration = Duration::from_secs(30);
 /// How long requests in flight may take to finish once the server stops.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -170,7 +174,8 @@ impl Server {
                 req.extensions_mut().insert(Peer(peer));
                 router.clone().oneshot(req.map(Body::new))
             });
-            let conn = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+            let io = TokioIo::new(WriteTimeout::new(stream, WRITE_STALL));
+            let conn = graceful.watch(builder.serve_connection(io, service));
             tokio::spawn(async move {
                 if let Err(e) = conn.await {
                     tracing::debug!("connection from {peer}: {e}");
