@@ -31,6 +31,11 @@ fn json<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, BodyError> {
             e.valid_up_to()
         ))
     })?;
+    // serde reads a struct from a JSON list too; the contract's bodies are
+    // objects.
+    if !text.trim_start().starts_with('{') {
+        return Err(BodyError("the body must be a JSON object".into()));
+    }
     serde_json::from_str(text)
         .map_err(|e| BodyError(format!("the body is not the JSON asked for: {e}")))
 }
@@ -290,6 +295,10 @@ mod tests {
         assert!(parse_resign(b"").is_ok());
         assert!(parse_resign(b" {} ").is_ok());
         assert!(parse_resign(br#"{"side": "light"}"#).is_err());
+        // Lists are not objects, though serde would read a struct from one.
+        assert!(parse_resign(b"[]").is_err());
+        assert!(parse_move(br#"[3, "a2-d2"]"#).is_err());
+        assert!(parse_join(br#"["x"]"#).is_err());
         assert!(parse_join(br#"{"invite": 5}"#).is_err());
     }
 }
