@@ -44,7 +44,11 @@ impl<T> WriteTimeout<T> {
         }
     }
 
-    fn settle<R>(&mut self, cx: &mut Context<'_>, poll: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
+    fn settle<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<R>>,
+    ) -> Poll<io::Result<R>> {
         match poll {
             Poll::Ready(result) => {
                 self.stall = None;
