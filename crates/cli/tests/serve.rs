@@ -71,6 +71,15 @@ fn friend_game(server: &Server, game: &str) -> (Seat, Seat) {
     }
 }
 
+/// The seat to move and the other one, by the state's `side`.
+fn by_turn<'a>(state: &Value, light: &'a Seat, dark: &'a Seat) -> (&'a Seat, &'a Seat) {
+    if state["side"] == "light" {
+        (light, dark)
+    } else {
+        (dark, light)
+    }
+}
+
 fn play(server: &Server, seat: &Seat, ply: &Value, mv: &str) -> common::server::Reply {
     server.post(
         &format!("/api/games/{}/moves", seat.id),
@@ -398,13 +407,12 @@ fn a_retried_move_plays_once_and_of_two_at_once_one_is_accepted() {
     let scratch = Scratch::new("retry");
     let server = Server::start(&scratch.path("data"), &[]);
     let (light, dark) = friend_game(&server, "senet");
-    let seat_for = |s: &Value| if s["side"] == "light" { &light } else { &dark };
     let mut state = server.state(&light.id);
 
     // The same {ply, move} twice: the second answers the current state.
     let mv = state["legal"][0].as_str().unwrap().to_owned();
     let ply = state["ply"].clone();
-    let seat = seat_for(&state);
+    let (seat, other) = by_turn(&state, &light, &dark);
     let first = play(&server, seat, &ply, &mv);
     assert_eq!(first.status, 200);
     let again = play(&server, seat, &ply, &mv);
@@ -413,11 +421,6 @@ fn a_retried_move_plays_once_and_of_two_at_once_one_is_accepted() {
     state = server.state(&light.id);
     assert_eq!(moves_of(&state).len(), 1);
     // A retry by the other seat is not a retry.
-    let other = if std::ptr::eq(seat, &light) {
-        &dark
-    } else {
-        &light
-    };
     let refused = play(&server, other, &ply, &mv);
     assert_eq!(refused.status, 409, "{}", refused.text());
 
@@ -431,7 +434,7 @@ fn a_retried_move_plays_once_and_of_two_at_once_one_is_accepted() {
             .iter()
             .map(|m| m.as_str().unwrap().to_owned())
             .collect();
-        let seat = seat_for(&state);
+        let (seat, _) = by_turn(&state, &light, &dark);
         if legal.len() < 2 {
             state = play(&server, seat, &state["ply"], &legal[0]).json();
             continue;
@@ -477,11 +480,7 @@ fn no_one_acts_for_another_seat() {
     let (light, dark) = friend_game(&server, "ur");
     let (elsewhere, _) = friend_game(&server, "ur");
     let state = server.state(&light.id);
-    let (mover, waiter) = if state["side"] == "light" {
-        (&light, &dark)
-    } else {
-        (&dark, &light)
-    };
+    let (_, waiter) = by_turn(&state, &light, &dark);
     let path = format!("/api/games/{}/moves", light.id);
     let body = json!({"ply": state["ply"], "move": state["legal"][0]});
     let cases: [(Option<&str>, u16, &str); 4] = [
@@ -566,7 +565,6 @@ fn no_one_acts_for_another_seat() {
     ] {
         assert!(!log.contains(token.as_str()), "a token in the log");
     }
-    let _ = mover;
 }
 
 #[test]
@@ -575,11 +573,7 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
     let server = Server::start(&scratch.path("data"), &[]);
     let (light, dark) = friend_game(&server, "ur");
     let state = server.state(&light.id);
-    let (mover, waiter) = if state["side"] == "light" {
-        (&light, &dark)
-    } else {
-        (&dark, &light)
-    };
+    let (mover, waiter) = by_turn(&state, &light, &dark);
     let path = format!("/api/games/{}/moves", light.id);
     let auth = format!("Bearer {}", mover.token);
     let send = |body: &[u8]| {
