@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use race_server::engine::GameKind;
 use race_server::loadtest::{self, LoadError, Options};
-use race_server::{Config, ServeError};
+use race_server::{Config, HubError, ServeError};
 
 use crate::cli::{GameName, LoadtestArgs, ServeArgs};
 use crate::emit;
@@ -37,13 +37,18 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
 }
 
 fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
-    let (input, code) = match e {
-        ServeError::Table(t) => (t.path.clone(), "table"),
-        ServeError::Listen { .. } => ("--addr".to_owned(), "listen"),
-        ServeError::Hub(_) | ServeError::Store(_) => (a.data.display().to_string(), "store"),
-        _ => ("serve".to_owned(), "serve"),
+    let data = a.data.display().to_string();
+    let (input, code, message) = match e {
+        ServeError::Table(t) => (t.path.clone(), "table", t.why.clone()),
+        ServeError::Listen { addr, why } => (
+            "--addr".to_owned(),
+            "listen",
+            format!("cannot listen on {addr}: {why}"),
+        ),
+        ServeError::Store(s) | ServeError::Hub(HubError::Store(s)) => (data, "store", s.0.clone()),
+        other => (data, "store", other.to_string()),
     };
-    Refused::new(input, code, e.to_string()).into()
+    Refused::new(input, code, message).into()
 }
 
 /// `race loadtest URL`: exit 1 when a record differs from what was seen.

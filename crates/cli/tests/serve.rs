@@ -931,3 +931,33 @@ fn the_load_test_checks_every_record_against_the_moves_it_saw() {
     let bad = race(&["loadtest", "ftp://x", "--seconds", "1"]);
     assert_eq!(bad.code, 1, "{}", bad.err);
 }
+
+#[test]
+fn serve_refuses_what_it_cannot_use() {
+    let scratch = Scratch::new("refuse");
+    let file = scratch.path("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let data = scratch.path("data");
+    let server = Server::start(&data, &[]);
+    for (args, code) in [
+        (vec!["--data", file.to_str().unwrap()], ": store: "),
+        (vec!["--data", data.to_str().unwrap()], "another server"),
+        (
+            vec![
+                "--table",
+                "/no/such/table",
+                "--data",
+                data.to_str().unwrap(),
+            ],
+            ": table: ",
+        ),
+    ] {
+        let mut all = vec!["serve", "--addr", "127.0.0.1:0"];
+        all.extend(args);
+        let run = race(&all);
+        assert_eq!(run.code, 1, "{all:?}: {}", run.err);
+        assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+        assert!(run.err.contains(code), "{code} in {}", run.err);
+    }
+    assert_eq!(server.get("/healthz").text(), "ok");
+}
