@@ -19,11 +19,14 @@
 //!   they accept writes a canonical text that reads back to it;
 //! * errors: a refused record's sentence is never empty and ends in its
 //!   check's word.
+//! * request bodies of `race serve`: every body is accepted or refused with
+//!   a message, never a panic; what is accepted keeps to the limits and
+//!   reads back the same from its own JSON.
 
 use dice_core::{Game, Record, Rules, Seed};
 
 /// The targets, by name, as `cargo fuzz run NAME` knows them.
-pub const TARGETS: [&str; 9] = [
+pub const TARGETS: [&str; 10] = [
     "seed_hex",
     "ur_record",
     "ur_position",
@@ -33,6 +36,7 @@ pub const TARGETS: [&str; 9] = [
     "senet_position",
     "senet_move",
     "senet_rules",
+    "request_body",
 ];
 
 /// Runs the named target's check on one input. Unknown names are a bug in
@@ -48,6 +52,7 @@ pub fn check(target: &str, data: &[u8]) {
         "senet_position" => senet_position(data),
         "senet_move" => senet_move(data),
         "senet_rules" => rules::<senet::Senet>(data, |t| senet::Variant::parse_lenient(t).ok()),
+        "request_body" => request_body(data),
         other => panic!("no fuzz target named {other:?}"),
     }
 }
@@ -252,4 +257,46 @@ pub fn senet_move(data: &[u8]) {
     assert_eq!(shown, text);
     assert_eq!(shown.parse::<senet::Move>(), Ok(mv));
     assert_eq!(senet::Move::new(mv.from(), mv.to()), Ok(mv));
+}
+
+/// Request bodies of `race serve`: byte 0 picks the endpoint (create, move,
+/// join, resign), the rest is the body. Refusals carry a message; accepted
+/// moves hold at most 64 bytes of text; every accepted body, written back
+/// as JSON, reads as the same request.
+pub fn request_body(data: &[u8]) {
+    use race_server::wire;
+    let Some((&pick, body)) = data.split_first() else {
+        return;
+    };
+    match pick % 4 {
+        0 => match wire::parse_create(body) {
+            Ok(req) => {
+                let again = serde_json::to_vec(&req).expect("a request writes as JSON");
+                assert_eq!(wire::parse_create(&again).as_ref(), Ok(&req));
+            }
+            Err(e) => assert!(!e.0.is_empty()),
+        },
+        1 => match wire::parse_move(body) {
+            Ok(req) => {
+                assert!(req.mv.len() <= wire::MOVE_MAX);
+                let again = serde_json::to_vec(&req).expect("a move writes as JSON");
+                assert_eq!(wire::parse_move(&again).as_ref(), Ok(&req));
+            }
+            Err(e) => assert!(!e.0.is_empty()),
+        },
+        2 => match wire::parse_join(body) {
+            Ok(req) => {
+                let again = serde_json::to_vec(&req).expect("a join writes as JSON");
+                assert_eq!(wire::parse_join(&again).as_ref(), Ok(&req));
+            }
+            Err(e) => assert!(!e.0.is_empty()),
+        },
+        _ => {
+            if wire::parse_resign(body).is_ok() {
+                let text = std::str::from_utf8(body).expect("an accepted body is UTF-8");
+                let inside: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+                assert!(inside.is_empty() || inside == "{}", "{text:?}");
+            }
+        }
+    }
 }

@@ -74,6 +74,11 @@ pub enum Command {
     Solve(SolveArgs),
     /// Judge every move of a Royal Game of Ur record against a solved table.
     Analyse(AnalyseArgs),
+    /// Serve both games over HTTP: play in the browser, against the bot or a friend.
+    Serve(ServeArgs),
+    /// Play many friend games against a running server, then check that
+    /// every record holds exactly the moves seen accepted.
+    Loadtest(LoadtestArgs),
 }
 
 /// A seed, as text or hex.
@@ -368,4 +373,49 @@ pub struct AnalyseArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `race serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen; port 0 picks a free port.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    /// The folder of the database (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "./race-data")]
+    pub data: PathBuf,
+    /// A solved Royal Game of Ur table (from `race solve`); repeat for
+    /// several rule sets. Offers the bot level `perfect` for its rules.
+    #[arg(long, value_name = "PATH")]
+    pub table: Vec<PathBuf>,
+    /// Milliseconds the bot waits before each move.
+    #[arg(long, value_name = "MS", default_value_t = 600)]
+    pub bot_pace: u64,
+    /// Games one address may create a minute; 0 for no limit.
+    #[arg(long, value_name = "N", default_value_t = 60)]
+    pub create_limit: u32,
+}
+
+/// `race loadtest`.
+#[derive(Debug, Args)]
+pub struct LoadtestArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// Friend games played at once (the tool holds both seats).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub games: usize,
+    /// How long to play.
+    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    pub seconds: f64,
+    /// Event streams to hold open, following the games being played.
+    #[arg(long, value_name = "W", default_value_t = 0)]
+    pub watchers: usize,
+    /// The game to play (both in turn when not given).
+    #[arg(long, value_enum)]
+    pub game: Option<GameName>,
+    /// Moves a second to aim for, spread evenly over the games (0: each
+    /// game moves as soon as its last move is answered).
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub rate: f64,
 }

@@ -17,6 +17,7 @@ mod play;
 mod query;
 mod selfplay;
 mod senet;
+mod serve;
 mod soak;
 mod solver;
 mod style;
@@ -122,6 +123,8 @@ fn run(command: Command) -> Outcome {
         Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
         Command::Solve(a) => solver::solve_cmd(&a),
         Command::Analyse(a) => solver::analyse_cmd(&a),
+        Command::Serve(a) => serve::serve_cmd(&a),
+        Command::Loadtest(a) => serve::loadtest_cmd(&a),
     }
 }
 

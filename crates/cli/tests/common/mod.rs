@@ -2,6 +2,8 @@
 
 #![allow(dead_code, reason = "each test file uses a part of this")]
 
+pub mod server;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

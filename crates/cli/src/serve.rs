@@ -1,0 +1,106 @@
+//! `race serve` and `race loadtest`: the game server (the `race-server`
+//! crate) on the command line.
+
+use std::time::Duration;
+
+use race_server::engine::GameKind;
+use race_server::loadtest::{self, LoadError, Options};
+use race_server::{Config, HubError, ServeError};
+
+use crate::cli::{GameName, LoadtestArgs, ServeArgs};
+use crate::emit;
+use crate::error::{Failure, Outcome, Refused};
+
+/// `race serve`: prints `listening on http://ADDR/` once ready, logs to
+/// standard error, and stops cleanly on SIGINT or SIGTERM.
+pub fn serve_cmd(a: &ServeArgs) -> Outcome {
+    race_server::log_to_stderr();
+    let config = Config {
+        addr: a.addr,
+        data: a.data.clone(),
+        tables: a.table.clone(),
+        bot_pace: Duration::from_millis(a.bot_pace),
+        create_limit: a.create_limit,
+    };
+    let mut announced = Ok(());
+    let started = std::time::Instant::now();
+    let served = race_server::serve_until_signal(&config, |addr, games| {
+        announced = emit(&format!("listening on http://{addr}/\n"));
+        eprintln!(
+            "race serve: {games} unfinished games loaded from {} and ready in {:.2} s",
+            config.data.display(),
+            started.elapsed().as_secs_f64()
+        );
+    });
+    announced?;
+    served.map_err(|e| serve_refusal(&e, a))
+}
+
+fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
+    let data = a.data.display().to_string();
+    let (input, code, message) = match e {
+        ServeError::Table(t) => (t.path.clone(), "table", t.why.clone()),
+        ServeError::Listen { addr, why } => (
+            "--addr".to_owned(),
+            "listen",
+            format!("cannot listen on {addr}: {why}"),
+        ),
+        ServeError::Store(s) | ServeError::Hub(HubError::Store(s)) => (data, "store", s.0.clone()),
+        other => (data, "store", other.to_string()),
+    };
+    Refused::new(input, code, message).into()
+}
+
+/// `race loadtest URL`: exit 1 when a record differs from what was seen.
+pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
+    if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 86_400.0) {
+        return Err(Failure::usage(
+            "--seconds",
+            "give a number of seconds above 0 and at most 86400",
+        ));
+    }
+    if !(a.rate.is_finite() && a.rate >= 0.0) {
+        return Err(Failure::usage(
+            "--rate",
+            "give a rate of 0 or more moves a second",
+        ));
+    }
+    if a.games == 0 || a.games > 100_000 || a.watchers > 100_000 {
+        return Err(Failure::usage(
+            "--games",
+            "give 1 to 100000 games and at most 100000 watchers",
+        ));
+    }
+    let kinds = match a.game {
+        Some(GameName::Ur) => vec![GameKind::Ur],
+        Some(GameName::Senet) => vec![GameKind::Senet],
+        None => vec![GameKind::Ur, GameKind::Senet],
+    };
+    let options = Options {
+        url: a.url.clone(),
+        games: a.games,
+        seconds: a.seconds,
+        watchers: a.watchers,
+        kinds,
+        rate: a.rate,
+    };
+    let report = loadtest::run(&options).map_err(|e| match e {
+        LoadError::Url(_) => Refused::new("URL", "url", e.to_string()),
+        _ => Refused::new(a.url.clone(), "server", e.to_string()),
+    })?;
+    emit(&report.to_string())?;
+    if report.is_sound() {
+        Ok(())
+    } else {
+        Err(Refused::new(
+            a.url.clone(),
+            "lost_moves",
+            format!(
+                "{} of {} records do not hold exactly the moves seen accepted",
+                report.mismatches.len(),
+                report.checked
+            ),
+        )
+        .into())
+    }
+}

@@ -1,0 +1,968 @@
+//! `race serve` from outside: the real binary on 127.0.0.1 with port 0 and
+//! a temporary data folder, driven over plain HTTP. One test a guarantee of
+//! the server: games played to the end with fair dice, crash safety,
+//! retries, seats, hostile requests; and the event streams, shutdown,
+//! metrics and the create limit.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+mod common;
+
+use common::race;
+use common::server::{PATIENCE, Scratch, Server, sha256_of_hex};
+
+const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
+
+/// A seat: the game's id and the seat's token.
+struct Seat {
+    id: String,
+    side: String,
+    token: String,
+}
+
+/// Creates a game and returns the creator's seat, the invite token (for a
+/// friend game) and the reply.
+fn create(server: &Server, body: Value) -> (Seat, Option<String>, Value) {
+    let reply = server.post("/api/games", None, &body);
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let v = reply.json();
+    let invite = v["invite"].as_str().map(|link| {
+        let (path, token) = link.split_once("#join=").expect("an invite link");
+        assert_eq!(path, format!("/g/{}", v["id"].as_str().unwrap()));
+        token.to_owned()
+    });
+    let seat = Seat {
+        id: v["id"].as_str().unwrap().to_owned(),
+        side: v["seat"].as_str().unwrap().to_owned(),
+        token: v["token"].as_str().unwrap().to_owned(),
+    };
+    (seat, invite, v)
+}
+
+/// A friend game with both seats taken: (light, dark).
+fn friend_game(server: &Server, game: &str) -> (Seat, Seat) {
+    let (creator, invite, _) = create(server, json!({"game": game, "opponent": "friend"}));
+    let invite = invite.expect("a friend game has an invite");
+    let reply = server.post(
+        &format!("/api/games/{}/join", creator.id),
+        None,
+        &json!({ "invite": invite }),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let v = reply.json();
+    assert_eq!(v["state"]["status"], "playing");
+    let friend = Seat {
+        id: creator.id.clone(),
+        side: v["seat"].as_str().unwrap().to_owned(),
+        token: v["token"].as_str().unwrap().to_owned(),
+    };
+    assert_ne!(friend.side, creator.side);
+    if creator.side == "light" {
+        (creator, friend)
+    } else {
+        (friend, creator)
+    }
+}
+
+/// The seat to move and the other one, by the state's `side`.
+fn by_turn<'a>(state: &Value, light: &'a Seat, dark: &'a Seat) -> (&'a Seat, &'a Seat) {
+    if state["side"] == "light" {
+        (light, dark)
+    } else {
+        (dark, light)
+    }
+}
+
+fn play(server: &Server, seat: &Seat, ply: &Value, mv: &str) -> common::server::Reply {
+    server.post(
+        &format!("/api/games/{}/moves", seat.id),
+        Some(&seat.token),
+        &json!({"ply": ply, "move": mv}),
+    )
+}
+
+/// The moves of a state's log, with their plies.
+fn moves_of(state: &Value) -> Vec<(u64, String)> {
+    state["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| Some((e["ply"].as_u64()?, e["move"].as_str()?.to_owned())))
+        .collect()
+}
+
+/// The fair-dice check of a finished game: the seed shown matches the
+/// commitment shown from the start, the record carries it, and `race
+/// replay` replays the record to the same throws, position and result.
+fn check_finished(server: &Server, scratch: &Scratch, state: &Value, commitment: &str) {
+    assert_eq!(state["status"], "over");
+    assert_eq!(
+        state["commitment"], commitment,
+        "the commitment never changes"
+    );
+    let seed = state["seed"].as_str().expect("the seed once over");
+    assert_eq!(seed.len(), 64);
+    assert_eq!(sha256_of_hex(seed), commitment);
+    let id = state["id"].as_str().unwrap();
+    let record = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(record.status, 200);
+    assert!(
+        record
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/plain")
+    );
+    let text = record.text();
+    assert!(text.contains(&format!("[seed {seed}]\n")), "{text}");
+    let file = scratch.path(&format!("{id}.txt"));
+    std::fs::write(&file, &text).unwrap();
+    let run = race(&["replay", file.to_str().unwrap(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let replayed: Value = serde_json::from_str(&run.out).unwrap();
+    assert_eq!(replayed["over"], true);
+    assert_eq!(replayed["result"], state["result"]);
+    assert_eq!(replayed["position"], state["position"]);
+    assert_eq!(replayed["key"], state["key"]);
+    assert_eq!(replayed["ply"], state["ply"]);
+    assert_eq!(replayed["record"].as_str().unwrap(), text);
+}
+
+/// Plays a bot game as `side` (the first legal move each time) to the end.
+fn play_against_bot(server: &Server, scratch: &Scratch, body: Value) -> Value {
+    let (me, _, created) = create(server, body);
+    let commitment = created["state"]["commitment"].as_str().unwrap().to_owned();
+    assert!(created["state"]["seed"].is_null());
+    loop {
+        let state = server.wait_for(&me.id, |s| {
+            s["status"] == "over" || s["side"].as_str() == Some(me.side.as_str())
+        });
+        if state["status"] == "over" {
+            check_finished(server, scratch, &state, &commitment);
+            return state;
+        }
+        assert!(state["seed"].is_null(), "no seed while the game is on");
+        let record = server.get(&format!("/api/games/{}/record", me.id)).text();
+        assert!(!record.contains("[seed"), "{record}");
+        let mv = state["legal"][0].as_str().unwrap();
+        let reply = play(server, &me, &state["ply"], mv);
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+}
+
+#[test]
+fn games_against_the_bot_play_to_the_end_with_fair_dice() {
+    let scratch = Scratch::new("bot");
+    let server = Server::start(&scratch.path("data"), &[]);
+    for (game, side) in [
+        ("ur", "light"),
+        ("ur", "dark"),
+        ("senet", "light"),
+        ("senet", "dark"),
+    ] {
+        let end = play_against_bot(
+            &server,
+            &scratch,
+            json!({"game": game, "opponent": "bot", "level": 1, "side": side}),
+        );
+        let bot = if side == "light" { "dark" } else { "light" };
+        assert_eq!(end["seats"][bot], "bot:1");
+        assert_eq!(end["seats"][side], "person");
+    }
+    // The top level thinks longer, on threads of its own; a few moves show
+    // it plays.
+    let (me, _, _) = create(&server, json!({"game": "ur", "side": "light"}));
+    let state = server.wait_for(&me.id, |s| s["side"] == "light");
+    assert_eq!(state["seats"]["dark"], "bot:4");
+}
+
+#[test]
+fn friend_games_play_to_the_end_with_fair_dice() {
+    let scratch = Scratch::new("friend");
+    let server = Server::start(&scratch.path("data"), &[]);
+    for game in ["ur", "senet"] {
+        let (light, dark) = friend_game(&server, game);
+        let mut state = server.state(&light.id);
+        let commitment = state["commitment"].as_str().unwrap().to_owned();
+        let mut n = 0usize;
+        while state["status"] == "playing" {
+            let seat = if state["side"] == "light" {
+                &light
+            } else {
+                &dark
+            };
+            let legal = state["legal"].as_array().unwrap();
+            let mv = legal[n % legal.len()].as_str().unwrap();
+            let reply = play(&server, seat, &state["ply"], mv);
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            let next = reply.json();
+            assert!(next["ply"].as_u64() > state["ply"].as_u64());
+            assert_eq!(next, server.state(&light.id), "the reply is the state");
+            state = next;
+            n += 1;
+        }
+        check_finished(&server, &scratch, &state, &commitment);
+    }
+}
+
+#[test]
+fn the_perfect_bot_plays_from_a_table() {
+    let scratch = Scratch::new("perfect");
+    let table = scratch.path("finkel2.table");
+    let run = race(&["solve", FINKEL2, "--out", table.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let server = Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()]);
+    let end = play_against_bot(
+        &server,
+        &scratch,
+        json!({"game": "ur", "rules": FINKEL2, "level": "perfect", "side": "light"}),
+    );
+    assert_eq!(end["seats"]["dark"], "bot:perfect");
+    // Other rules have no table, and Senet no perfect level.
+    for body in [
+        json!({"game": "ur", "level": "perfect"}),
+        json!({"game": "senet", "level": "perfect"}),
+    ] {
+        server
+            .post("/api/games", None, &body)
+            .error(400, "bad_request");
+    }
+    let state = server.state(end["id"].as_str().unwrap());
+    assert!(state["light_chance"].is_number(), "{state}");
+}
+
+/// The moves acknowledged, by game, each with its ply.
+type Acknowledged = HashMap<String, Vec<(u64, String)>>;
+
+/// 20 friend games played from 20 threads; the server is killed with
+/// SIGKILL after at least 200 acknowledged moves and started again on the
+/// same folder.
+#[test]
+fn a_killed_server_loses_no_acknowledged_move() {
+    let scratch = Scratch::new("crash");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let games: Vec<(Seat, Seat)> = (0..20)
+        .map(|i| friend_game(&server, if i % 2 == 0 { "ur" } else { "senet" }))
+        .collect();
+    let acknowledged = Arc::new(AtomicU64::new(0));
+    let seen: Arc<Mutex<Acknowledged>> = Arc::default();
+    let addr = server.addr.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = games
+        .iter()
+        .map(|(light, dark)| {
+            let (id, tokens) = (light.id.clone(), [light.token.clone(), dark.token.clone()]);
+            let (acknowledged, seen, addr, stop) = (
+                Arc::clone(&acknowledged),
+                Arc::clone(&seen),
+                addr.clone(),
+                Arc::clone(&stop),
+            );
+            std::thread::spawn(move || {
+                let mut state: Option<Value> = None;
+                while !stop.load(Ordering::Relaxed) {
+                    let current = match &state {
+                        Some(s) => s.clone(),
+                        None => match get_json(&addr, &format!("/api/games/{id}")) {
+                            Some(s) => s,
+                            None => return,
+                        },
+                    };
+                    if current["status"] != "playing" {
+                        return;
+                    }
+                    let token = &tokens[usize::from(current["side"] != "light")];
+                    let mv = current["legal"][0].as_str().unwrap().to_owned();
+                    let body = json!({"ply": current["ply"], "move": mv}).to_string();
+                    let Some((status, reply)) =
+                        post_raw(&addr, &format!("/api/games/{id}/moves"), token, &body)
+                    else {
+                        return; // the server is gone: this move was not acknowledged
+                    };
+                    assert_eq!(status, 200, "{reply}");
+                    seen.lock()
+                        .unwrap()
+                        .entry(id.clone())
+                        .or_default()
+                        .push((current["ply"].as_u64().unwrap(), mv));
+                    acknowledged.fetch_add(1, Ordering::SeqCst);
+                    state = Some(serde_json::from_str(&reply).unwrap());
+                }
+            })
+        })
+        .collect();
+    let deadline = Instant::now() + PATIENCE;
+    while acknowledged.load(Ordering::SeqCst) < 200 {
+        assert!(
+            Instant::now() < deadline,
+            "the load did not reach 200 moves"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    server.kill();
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        t.join().unwrap();
+    }
+    let seen = seen.lock().unwrap().clone();
+    let total: usize = seen.values().map(Vec::len).sum();
+    assert!(total >= 200, "{total}");
+
+    let server = Server::start(&data, &[]);
+    for (light, dark) in &games {
+        let state = server.state(&light.id);
+        let stored = moves_of(&state);
+        let acked = seen.get(&light.id).cloned().unwrap_or_default();
+        assert!(
+            stored.len() >= acked.len() && stored[..acked.len()] == acked[..],
+            "game {}: acknowledged {acked:?}, stored {stored:?}",
+            light.id
+        );
+        assert!(
+            stored.len() <= acked.len() + 1,
+            "at most the move in flight is stored unacknowledged"
+        );
+        if state["status"] != "playing" {
+            continue;
+        }
+        // The game goes on: a few more moves, then a resignation shows the
+        // seed, and the throw made after the restart is the seed's.
+        let restart_ply = state["ply"].as_u64().unwrap() as usize;
+        let restart_roll = state["roll"].clone();
+        let mut state = state;
+        for _ in 0..3 {
+            if state["status"] != "playing" {
+                break;
+            }
+            let seat = if state["side"] == "light" {
+                light
+            } else {
+                dark
+            };
+            let reply = play(
+                &server,
+                seat,
+                &state["ply"],
+                state["legal"][0].as_str().unwrap(),
+            );
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            state = reply.json();
+        }
+        if state["status"] == "playing" {
+            let reply = server.post(
+                &format!("/api/games/{}/resign", light.id),
+                Some(&light.token),
+                &json!({}),
+            );
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            state = reply.json();
+        }
+        let commitment = state["commitment"].as_str().unwrap().to_owned();
+        check_finished(&server, &scratch, &state, &commitment);
+        assert_eq!(state["log"][restart_ply]["roll"], restart_roll);
+    }
+}
+
+fn get_json(addr: &str, path: &str) -> Option<Value> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(PATIENCE)).ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).ok()?;
+    let (_, body) = text.split_once("\r\n\r\n")?;
+    serde_json::from_str(body).ok()
+}
+
+/// A move sent over a fresh connection; `None` when the server is gone.
+fn post_raw(addr: &str, path: &str, token: &str, body: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(PATIENCE)).ok()?;
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .ok()?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).ok()?;
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    Some((status, body.to_owned()))
+}
+
+#[test]
+fn a_retried_move_plays_once_and_of_two_at_once_one_is_accepted() {
+    let scratch = Scratch::new("retry");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (light, dark) = friend_game(&server, "senet");
+    let mut state = server.state(&light.id);
+
+    // The same {ply, move} twice: the second answers the current state.
+    let mv = state["legal"][0].as_str().unwrap().to_owned();
+    let ply = state["ply"].clone();
+    let (seat, other) = by_turn(&state, &light, &dark);
+    let first = play(&server, seat, &ply, &mv);
+    assert_eq!(first.status, 200);
+    let again = play(&server, seat, &ply, &mv);
+    assert_eq!(again.status, 200, "{}", again.text());
+    assert_eq!(again.json(), first.json());
+    state = server.state(&light.id);
+    assert_eq!(moves_of(&state).len(), 1);
+    // A retry by the other seat is not a retry.
+    let refused = play(&server, other, &ply, &mv);
+    assert_eq!(refused.status, 409, "{}", refused.text());
+
+    // Two moves for the same ply at once, from two connections.
+    let mut races = 0;
+    let mut n = 0;
+    while races < 12 && state["status"] == "playing" {
+        let legal: Vec<String> = state["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect();
+        let (seat, _) = by_turn(&state, &light, &dark);
+        if legal.len() < 2 {
+            state = play(&server, seat, &state["ply"], &legal[0]).json();
+            continue;
+        }
+        let before = moves_of(&state).len();
+        let barrier = Arc::new(Barrier::new(2));
+        let replies: Vec<_> = [legal[0].clone(), legal[1].clone()]
+            .into_iter()
+            .map(|mv| {
+                let (addr, barrier) = (server.addr.clone(), Arc::clone(&barrier));
+                let path = format!("/api/games/{}/moves", seat.id);
+                let token = seat.token.clone();
+                let body = json!({"ply": state["ply"], "move": mv}).to_string();
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    post_raw(&addr, &path, &token, &body).expect("a reply")
+                })
+            })
+            .collect();
+        let replies: Vec<(u16, String)> = replies.into_iter().map(|t| t.join().unwrap()).collect();
+        let accepted = replies.iter().filter(|(s, _)| *s == 200).count();
+        assert_eq!(accepted, 1, "{replies:?}");
+        for (status, body) in &replies {
+            if *status != 200 {
+                assert_eq!(*status, 409, "{body}");
+                let v: Value = serde_json::from_str(body).unwrap();
+                let code = v["error"]["code"].as_str().unwrap();
+                assert!(code == "stale_ply" || code == "not_your_turn", "{v}");
+            }
+        }
+        state = server.state(&light.id);
+        assert_eq!(moves_of(&state).len(), before + 1);
+        races += 1;
+        n += 1;
+    }
+    assert!(n > 0, "no position with two moves came up");
+}
+
+#[test]
+fn no_one_acts_for_another_seat() {
+    let scratch = Scratch::new("seats");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (light, dark) = friend_game(&server, "ur");
+    let (elsewhere, _) = friend_game(&server, "ur");
+    let state = server.state(&light.id);
+    let (_, waiter) = by_turn(&state, &light, &dark);
+    let path = format!("/api/games/{}/moves", light.id);
+    let body = json!({"ply": state["ply"], "move": state["legal"][0]});
+    let cases: [(Option<&str>, u16, &str); 4] = [
+        (None, 401, "no_token"),
+        (Some("not-a-token-of-anyone"), 403, "not_your_seat"),
+        (Some(&waiter.token), 409, "not_your_turn"),
+        (Some(&elsewhere.token), 403, "not_your_seat"),
+    ];
+    for (token, status, code) in cases {
+        let reply = server.post(&path, token, &body);
+        reply.error(status, code);
+        assert_eq!(server.state(&light.id), state, "unchanged after {code}");
+    }
+    // Other spellings of a missing token.
+    for auth in ["Basic abc", "Bearer", "Bearer    "] {
+        let reply = server.request(
+            "POST",
+            &path,
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", auth),
+            ],
+            body.to_string().as_bytes(),
+        );
+        reply.error(401, "no_token");
+    }
+    // A spectator (no token), another game's token and a wrong one cannot
+    // resign either.
+    let resign = format!("/api/games/{}/resign", light.id);
+    server
+        .post(&resign, None, &json!({}))
+        .error(401, "no_token");
+    server
+        .post(&resign, Some(&elsewhere.token), &json!({}))
+        .error(403, "not_your_seat");
+    assert_eq!(server.state(&light.id), state);
+    // The invite of a waiting game holds no seat until it is used; a wrong
+    // invite takes nothing; a taken seat is taken.
+    let (creator, invite, _) = create(&server, json!({"game": "senet", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    let waiting = server.state(&creator.id);
+    let move_body = json!({"ply": 0, "move": waiting["legal"][0]});
+    let moves = format!("/api/games/{}/moves", creator.id);
+    server
+        .post(&moves, Some(&invite), &move_body)
+        .error(403, "not_your_seat");
+    server
+        .post(&moves, Some(&creator.token), &move_body)
+        .error(409, "not_started");
+    let join = format!("/api/games/{}/join", creator.id);
+    server
+        .post(&join, None, &json!({"invite": "wrong"}))
+        .error(403, "not_your_seat");
+    assert_eq!(server.state(&creator.id), waiting);
+    let joined = server.post(&join, None, &json!({"invite": invite}));
+    assert_eq!(joined.status, 200);
+    assert_eq!(joined.json()["token"], invite.as_str());
+    server
+        .post(&join, None, &json!({"invite": "wrong"}))
+        .error(409, "seat_taken");
+    let again = server.post(&join, None, &json!({"invite": invite}));
+    assert_eq!(
+        again.status, 200,
+        "joining again with the same invite is a retry"
+    );
+    let (bot_game, _, _) = create(&server, json!({"game": "ur", "level": 1}));
+    server
+        .post(
+            &format!("/api/games/{}/join", bot_game.id),
+            None,
+            &json!({"invite": invite}),
+        )
+        .error(409, "seat_taken");
+    // Tokens never reach the log.
+    let log = server.stderr();
+    for token in [
+        &light.token,
+        &dark.token,
+        &elsewhere.token,
+        &invite,
+        &creator.token,
+    ] {
+        assert!(!log.contains(token.as_str()), "a token in the log");
+    }
+}
+
+#[test]
+fn hostile_requests_get_their_4xx_and_the_contracts_json() {
+    let scratch = Scratch::new("hostile");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (light, dark) = friend_game(&server, "ur");
+    let state = server.state(&light.id);
+    let (mover, waiter) = by_turn(&state, &light, &dark);
+    let path = format!("/api/games/{}/moves", light.id);
+    let auth = format!("Bearer {}", mover.token);
+    let send = |body: &[u8]| {
+        server.request(
+            "POST",
+            &path,
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", &auth),
+            ],
+            body,
+        )
+    };
+    let long_move = format!(r#"{{"ply": 0, "move": "{}"}}"#, "a".repeat(10_000));
+    let bodies: Vec<(Vec<u8>, &str, u16)> = vec![
+        (b"{\"ply\": 0, \"move\": ".to_vec(), "bad_request", 400),
+        (b"not json".to_vec(), "bad_request", 400),
+        (b"".to_vec(), "bad_request", 400),
+        (b"[]".to_vec(), "bad_request", 400),
+        (
+            br#"{"ply": "0", "move": "a1-b1"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
+        (
+            br#"{"ply": -1, "move": "a1-b1"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
+        (br#"{"ply": 0, "move": 7}"#.to_vec(), "bad_request", 400),
+        (br#"{"ply": 0}"#.to_vec(), "bad_request", 400),
+        (
+            br#"{"ply": 0, "move": "a1-b1", "token": "x"}"#.to_vec(),
+            "bad_request",
+            400,
+        ),
+        (
+            b"{\"ply\": 0, \"move\": \"\xff\xfe\"}".to_vec(),
+            "bad_request",
+            400,
+        ),
+        (long_move.into_bytes(), "bad_request", 400),
+        (vec![b' '; 1 << 20], "too_large", 413),
+    ];
+    for (body, code, status) in bodies {
+        send(&body).error(status, code);
+    }
+    // A body over the limit without a declared length.
+    let mut chunked = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Authorization: {auth}\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    .into_bytes();
+    for _ in 0..20 {
+        chunked.extend_from_slice(format!("{:x}\r\n", 1024).as_bytes());
+        chunked.extend_from_slice(&[b' '; 1024]);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    server.raw(&chunked).error(413, "too_large");
+    // Not JSON by its content type.
+    server
+        .request(
+            "POST",
+            &path,
+            &[("Authorization", &auth)],
+            br#"{"ply": 0, "move": "x"}"#,
+        )
+        .error(400, "bad_request");
+    // Unknown ids, before the body is looked at.
+    for p in [
+        "/api/games/nope/moves",
+        "/api/games/AAAAAAAAAAAAAAAA/moves",
+        "/api/games/%FF%FE/moves",
+    ] {
+        server
+            .request(
+                "POST",
+                p,
+                &[("Content-Type", "application/json")],
+                &vec![b' '; 1 << 20],
+            )
+            .error(404, "no_game");
+    }
+    server
+        .get("/api/games/AAAAAAAAAAAAAAAA")
+        .error(404, "no_game");
+    server
+        .get("/api/games/AAAAAAAAAAAAAAAA/events")
+        .error(404, "no_game");
+    server.get("/no/such/path").error(404, "not_found");
+    server
+        .request("DELETE", "/api/games", &[], b"")
+        .error(405, "method_not_allowed");
+    // Bad create bodies.
+    for body in [
+        json!({"game": "chess"}),
+        json!({"game": "ur", "rules": "kendall"}),
+        json!({"game": "ur", "level": 9}),
+        json!({"game": "ur", "side": "up"}),
+        json!({"rules": "finkel"}),
+    ] {
+        server
+            .post("/api/games", None, &body)
+            .error(400, "bad_request");
+    }
+    // Out of turn, a stale ply, an illegal move: each with the state.
+    let mv = state["legal"][0].clone();
+    let reply = play(&server, waiter, &state["ply"], mv.as_str().unwrap());
+    assert_eq!(reply.error(409, "not_your_turn")["state"], state);
+    let stale = json!(state["ply"].as_u64().unwrap() + 1);
+    let reply = play(&server, mover, &stale, mv.as_str().unwrap());
+    assert_eq!(reply.error(409, "stale_ply")["state"], state);
+    for (text, refusal) in [("nonsense", "bad_move"), ("h3-h3", "no_piece")] {
+        let v = play(&server, mover, &state["ply"], text).error(422, "illegal_move");
+        assert_eq!(v["error"]["refusal"], refusal);
+        assert_eq!(v["state"], state);
+    }
+    assert_eq!(server.state(&light.id), state, "nothing changed");
+    // Moves after the end.
+    let reply = server.post(
+        &format!("/api/games/{}/resign", light.id),
+        Some(&light.token),
+        &json!({}),
+    );
+    assert_eq!(reply.status, 200);
+    let over = reply.json();
+    assert_eq!(over["result"], json!({"winner": "dark", "how": "resign"}));
+    play(&server, mover, &over["ply"], mv.as_str().unwrap()).error(409, "game_over");
+    server
+        .post(
+            &format!("/api/games/{}/resign", light.id),
+            Some(&dark.token),
+            &json!({}),
+        )
+        .error(409, "game_over");
+    let again = server.post(
+        &format!("/api/games/{}/resign", light.id),
+        Some(&light.token),
+        &json!({}),
+    );
+    assert_eq!(again.status, 200, "a repeated resignation is a retry");
+
+    // A slow client: a request head that never ends is closed, and the
+    // server goes on answering others meanwhile.
+    let mut slow = TcpStream::connect(&server.addr).unwrap();
+    slow.write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let mut idle = TcpStream::connect(&server.addr).unwrap();
+    assert_eq!(server.get("/healthz").text(), "ok");
+    slow.set_read_timeout(Some(PATIENCE)).unwrap();
+    idle.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut buffer = Vec::new();
+    let started = Instant::now();
+    let _ = slow.read_to_end(&mut buffer);
+    let _ = idle.read_to_end(&mut buffer);
+    assert!(
+        started.elapsed() < PATIENCE,
+        "the slow connections were closed"
+    );
+    // A body that stops short.
+    let mut short = TcpStream::connect(&server.addr).unwrap();
+    short
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"game\"",
+        )
+        .unwrap();
+    short.set_read_timeout(Some(PATIENCE)).unwrap();
+    let mut reply = Vec::new();
+    let _ = short.read_to_end(&mut reply);
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(reply.contains(r#""code":"timeout""#), "{reply}");
+    assert_eq!(server.get("/healthz").status, 200);
+}
+
+#[test]
+fn watchers_get_every_state_in_order() {
+    let scratch = Scratch::new("events");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let mut watchers: Vec<_> = (0..3).map(|_| server.events(&creator.id)).collect();
+    let reply = server.post(
+        &format!("/api/games/{}/join", creator.id),
+        None,
+        &json!({"invite": invite.unwrap()}),
+    );
+    let friend_token = reply.json()["token"].as_str().unwrap().to_owned();
+    let friend_side = reply.json()["seat"].as_str().unwrap().to_owned();
+    let mut sent = vec![server.state(&creator.id)];
+    for _ in 0..30 {
+        let state = sent.last().unwrap().clone();
+        if state["status"] != "playing" {
+            break;
+        }
+        let token = if state["side"] == friend_side.as_str() {
+            &friend_token
+        } else {
+            &creator.token
+        };
+        let seat = Seat {
+            id: creator.id.clone(),
+            side: String::new(),
+            token: token.clone(),
+        };
+        let reply = play(
+            &server,
+            &seat,
+            &state["ply"],
+            state["legal"][0].as_str().unwrap(),
+        );
+        assert_eq!(reply.status, 200);
+        sent.push(reply.json());
+    }
+    for w in &mut watchers {
+        let first = w.next_state().unwrap();
+        assert_eq!(first["status"], "waiting");
+        for expected in &sent {
+            assert_eq!(&w.next_state().unwrap(), expected);
+        }
+    }
+    // A watcher that comes back gets the current state at once.
+    let mut late = server.events(&creator.id);
+    assert_eq!(&late.next_state().unwrap(), sent.last().unwrap());
+    // The stream of a finished game ends after its last state.
+    server.post(
+        &format!("/api/games/{}/resign", creator.id),
+        Some(&creator.token),
+        &json!({}),
+    );
+    let last = late.next_state().unwrap();
+    assert_eq!(last["status"], "over");
+    assert!(late.next_state().is_none());
+}
+
+#[test]
+fn sigterm_stops_cleanly_and_the_games_are_there_after() {
+    let scratch = Scratch::new("stop");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &["--create-limit", "2"]);
+    let (light, _dark) = friend_game(&server, "senet");
+    let state = server.state(&light.id);
+    create(&server, json!({"game": "ur", "level": 1, "side": "dark"}));
+    // Two creates a minute from one address; the third is refused.
+    server
+        .post("/api/games", None, &json!({"game": "ur", "level": 1}))
+        .error(429, "rate_limited");
+    for path in [
+        "/",
+        &format!("/g/{}", light.id),
+        "/app.js",
+        "/style.css",
+        "/healthz",
+        "/metrics",
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 200, "{path}");
+        let csp = reply.header("content-security-policy").unwrap();
+        assert!(
+            csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+            "{csp}"
+        );
+        assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
+    }
+    assert!(
+        server
+            .get("/")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(
+        server
+            .get("/app.js")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/javascript")
+    );
+    assert!(
+        server
+            .get("/style.css")
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/css")
+    );
+    let metrics = server.get("/metrics").text();
+    for line in [
+        "race_games{status=\"playing\"} 2",
+        "race_games{status=\"waiting\"} 0",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in {metrics}");
+    }
+    assert!(metrics.contains("race_request_duration_seconds_bucket{le=\"+Inf\"}"));
+    let mut watcher = server.events(&light.id);
+    assert!(watcher.next_state().is_some());
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}");
+    assert!(watcher.next_state().is_none(), "the stream ends");
+    assert!(server.stderr().contains("the database is closed"));
+    let server = Server::start(&data, &[]);
+    assert_eq!(server.state(&light.id), state);
+    assert!(
+        server.stderr().contains("2 unfinished games loaded"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn the_load_test_checks_every_record_against_the_moves_it_saw() {
+    let scratch = Scratch::new("load");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let url = format!("http://{}", server.addr);
+    let run = race(&[
+        "loadtest",
+        &url,
+        "--games",
+        "4",
+        "--seconds",
+        "2",
+        "--watchers",
+        "3",
+    ]);
+    assert_eq!(run.code, 0, "{}\n{}", run.out, run.err);
+    assert!(run.out.contains("errors          none"), "{}", run.out);
+    let checked: u64 = run
+        .out
+        .lines()
+        .find_map(|l| l.strip_prefix("check           "))
+        .and_then(|l| l.strip_suffix(" records hold exactly the moves seen accepted"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{}", run.out));
+    assert!(checked >= 4, "{}", run.out);
+    let metrics = server.get("/metrics").text();
+    let accepted: u64 = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("race_moves_accepted_total "))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(
+        run.out.contains(&format!("moves accepted  {accepted} in ")),
+        "{}\n{metrics}",
+        run.out
+    );
+    // A server that is not there is refused with exit 1.
+    let gone = race(&[
+        "loadtest",
+        "http://127.0.0.1:9",
+        "--games",
+        "1",
+        "--seconds",
+        "1",
+    ]);
+    assert_eq!(gone.code, 1, "{}", gone.err);
+    let bad = race(&["loadtest", "ftp://x", "--seconds", "1"]);
+    assert_eq!(bad.code, 1, "{}", bad.err);
+    for (flag, value) in [("--seconds", "0"), ("--rate", "nan"), ("--games", "0")] {
+        let usage = race(&["loadtest", "http://127.0.0.1:9/", flag, value]);
+        assert_eq!(usage.code, 2, "{flag} {value}: {}", usage.err);
+        assert!(usage.err.contains(flag), "{}", usage.err);
+    }
+}
+
+#[test]
+fn serve_refuses_what_it_cannot_use() {
+    let scratch = Scratch::new("refuse");
+    let file = scratch.path("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let data = scratch.path("data");
+    let server = Server::start(&data, &[]);
+    for (args, code) in [
+        (vec!["--data", file.to_str().unwrap()], "(store)"),
+        (vec!["--data", data.to_str().unwrap()], "another server"),
+        (
+            vec![
+                "--table",
+                "/no/such/table",
+                "--data",
+                data.to_str().unwrap(),
+            ],
+            "(table)",
+        ),
+    ] {
+        let mut all = vec!["serve", "--addr", "127.0.0.1:0"];
+        all.extend(args);
+        let run = race(&all);
+        assert_eq!(run.code, 1, "{all:?}: {}", run.err);
+        assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+        assert!(run.err.contains(code), "{code} in {}", run.err);
+    }
+    assert_eq!(server.get("/healthz").text(), "ok");
+}

@@ -1,0 +1,1000 @@
+//! The game hub: every game in play, held in memory, one lock each.
+//!
+//! A change to a game (a move, a join, a resignation) runs under the game's
+//! lock from the first check to the store's acknowledgement, so that two
+//! requests for the same game are served one after the other and a reply
+//! never runs ahead of the disk. Each change is written once to the store
+//! and then published: the new state is serialised once, and that one
+//! buffer is the reply, the answer to `GET`, and the event every watcher
+//! is sent.
+//!
+//! Changes run in a task of their own, so a client that hangs up halfway
+//! cannot leave a game changed in memory but not on disk.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use bytes::{BufMut, Bytes, BytesMut};
+use dice_core::{How, Seed, Side};
+use serde::Serialize;
+use tokio::sync::{Semaphore, broadcast, watch};
+
+use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::secret::{self, Token, TokenHash};
+use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
+use crate::wire::{CreateRequest, Opponent, SideChoice};
+
+/// States a watcher may fall behind by before its stream is closed (it
+/// then reconnects and gets the current state).
+const FEED_DEPTH: usize = 256;
+/// How long a finished game stays in memory after its last change.
+const FINISHED_KEPT: Duration = Duration::from_secs(120);
+
+/// A seat as the hub holds it.
+#[derive(Clone, Debug)]
+enum Seat {
+    Person(TokenHash),
+    Open(TokenHash),
+    /// A bot; `None` for a finished game whose perfect bot's table is not
+    /// loaded.
+    Bot(Level, Option<Bot>),
+}
+
+impl Seat {
+    fn word(&self) -> String {
+        match self {
+            Seat::Person(_) => "person".into(),
+            Seat::Open(_) => "open".into(),
+            Seat::Bot(level, _) => format!("bot:{level}"),
+        }
+    }
+
+    fn holder(&self) -> Holder {
+        match self {
+            Seat::Person(h) => Holder::Person(*h),
+            Seat::Open(h) => Holder::Open(*h),
+            Seat::Bot(level, _) => Holder::Bot(*level),
+        }
+    }
+}
+
+/// A game in memory.
+struct Live {
+    game: AnyGame,
+    seats: [Seat; 2],
+    commitment: String,
+    seed_hex: String,
+    /// Moves stored (the index of the next one).
+    moves: u32,
+    /// A bot task is running for this game.
+    bot_busy: bool,
+}
+
+impl Live {
+    fn status(&self) -> Status {
+        if self.game.is_over() {
+            Status::Over
+        } else if self.seats.iter().any(|s| matches!(s, Seat::Open(_))) {
+            Status::Waiting
+        } else {
+            Status::Playing
+        }
+    }
+
+    fn summary(&self) -> Summary {
+        Summary {
+            status: self.status(),
+            ply: self.game.ply(),
+            position: self.game.position(),
+            key: self.game.key(),
+        }
+    }
+
+    /// The seat a token's hash holds: both seats are compared, in constant
+    /// time each. An invite (an open seat) holds nothing yet.
+    fn seat_of(&self, token: &TokenHash) -> Option<Side> {
+        let holds = |seat: &Seat| matches!(seat, Seat::Person(h) if h.matches(token));
+        let light = holds(&self.seats[0]);
+        let dark = holds(&self.seats[1]);
+        match (light, dark) {
+            (true, _) => Some(Side::Light),
+            (_, true) => Some(Side::Dark),
+            _ => None,
+        }
+    }
+
+    fn seat(&self, side: Side) -> &Seat {
+        let [light, dark] = &self.seats;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
+    }
+
+    fn seat_mut(&mut self, side: Side) -> &mut Seat {
+        let [light, dark] = &mut self.seats;
+        match side {
+            Side::Light => light,
+            Side::Dark => dark,
+        }
+    }
+
+    /// The bot to move now, if a bot is.
+    fn bot_to_move(&self) -> Option<Bot> {
+        if self.status() != Status::Playing {
+            return None;
+        }
+        match self.seat(self.game.side()?) {
+            Seat::Bot(_, bot) => bot.clone(),
+            _ => None,
+        }
+    }
+
+    fn resigned(&self) -> Option<Side> {
+        match self.game.result()? {
+            (Some(winner), How::Resign) => Some(winner.other()),
+            _ => None,
+        }
+    }
+}
+
+/// A state as one server-sent event, and whether it is the game's last.
+pub type Event = (Bytes, bool);
+
+/// What watchers and readers see: the last state, serialised once.
+struct Feed {
+    /// The state's JSON.
+    state: Bytes,
+    /// The same state as one server-sent event.
+    event: Bytes,
+    over: bool,
+    /// Made when the first watcher comes, so that a game nobody watches
+    /// costs no channel.
+    tx: Option<broadcast::Sender<Event>>,
+}
+
+/// One game: its lock and its feed.
+pub struct Slot {
+    id: String,
+    live: tokio::sync::Mutex<Live>,
+    feed: Mutex<Feed>,
+}
+
+impl Slot {
+    /// The current state's JSON.
+    #[must_use]
+    pub fn state(&self) -> Bytes {
+        self.feed().state.clone()
+    }
+
+    fn feed(&self) -> std::sync::MutexGuard<'_, Feed> {
+        self.feed.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The current state as an event, then every later one, in order;
+    /// `None` for the stream when the game is over (nothing follows).
+    #[must_use]
+    pub fn watch(&self) -> (Bytes, Option<broadcast::Receiver<Event>>) {
+        let mut feed = self.feed();
+        let rx = (!feed.over).then(|| {
+            feed.tx
+                .get_or_insert_with(|| broadcast::channel(FEED_DEPTH).0)
+                .subscribe()
+        });
+        (feed.event.clone(), rx)
+    }
+
+    /// The record: with the seed once the game is over, without it before.
+    pub async fn record(&self) -> String {
+        let live = self.live.lock().await;
+        live.game.record(live.game.is_over())
+    }
+}
+
+/// A create request checked: what [`Hub::create`] makes.
+#[derive(Debug)]
+pub struct Plan {
+    rules: RuleSet,
+    level: Level,
+    bot: Option<Bot>,
+    side: SideChoice,
+}
+
+/// The reply to a created or joined game: the seat, its token and the
+/// state; for a friend game, the invite link.
+#[derive(Debug)]
+pub struct Seated {
+    /// The game's id.
+    pub id: String,
+    /// The seat taken.
+    pub seat: Side,
+    /// The seat's token.
+    pub token: Token,
+    /// The state.
+    pub state: Bytes,
+    /// The invite link, for a friend game just created.
+    pub invite: Option<String>,
+}
+
+impl Seated {
+    /// The reply's JSON.
+    #[must_use]
+    pub fn body(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.state.len() + 160);
+        out.extend_from_slice(b"{\"id\":");
+        let _ = serde_json::to_writer(&mut out, &self.id);
+        out.extend_from_slice(b",\"seat\":");
+        let _ = serde_json::to_writer(&mut out, self.seat.as_str());
+        out.extend_from_slice(b",\"token\":");
+        let _ = serde_json::to_writer(&mut out, self.token.reveal());
+        if let Some(invite) = &self.invite {
+            out.extend_from_slice(b",\"invite\":");
+            let _ = serde_json::to_writer(&mut out, invite);
+        }
+        out.extend_from_slice(b",\"state\":");
+        out.extend_from_slice(&self.state);
+        out.push(b'}');
+        out
+    }
+}
+
+/// Why the hub could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HubError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A stored game does not replay to what was stored.
+    #[error("stored game {id}: {why}")]
+    Replay {
+        /// The game.
+        id: String,
+        /// What disagreed.
+        why: String,
+    },
+}
+
+/// Every game in memory, the store behind them, and the bots.
+pub struct Hub {
+    store: Arc<dyn Store>,
+    games: RwLock<HashMap<String, Arc<Slot>>>,
+    tables: Tables,
+    pace: Duration,
+    metrics: Arc<Metrics>,
+    bots: Semaphore,
+    stop: watch::Sender<bool>,
+}
+
+impl Hub {
+    /// A hub over `store`: every unfinished game is loaded by replaying its
+    /// moves through the engine and checked against what was stored, and
+    /// the bots whose turn it is start.
+    ///
+    /// # Errors
+    ///
+    /// [`HubError`] when the store fails, or a stored game does not replay
+    /// to its stored position, key, ply and status (or needs a table that
+    /// was not given).
+    pub fn start(
+        store: Arc<dyn Store>,
+        tables: Tables,
+        pace: Duration,
+        metrics: Arc<Metrics>,
+    ) -> Result<Arc<Hub>, HubError> {
+        let stored = store.unfinished()?;
+        let threads = std::thread::available_parallelism().map_or(2, usize::from);
+        let hub = Arc::new(Hub {
+            store,
+            games: RwLock::new(HashMap::with_capacity(stored.len())),
+            tables,
+            pace,
+            metrics,
+            bots: Semaphore::new(threads),
+            stop: watch::channel(false).0,
+        });
+        let mut games = HashMap::with_capacity(stored.len());
+        for g in stored {
+            let live = hub.revive(g.clone(), true)?;
+            games.insert(g.id.clone(), hub.slot_for(g.id, live));
+        }
+        *hub.games.write().unwrap_or_else(PoisonError::into_inner) = games;
+        Ok(hub)
+    }
+
+    /// Starts the bots of the games loaded, those whose turn it is. Call
+    /// inside the runtime.
+    pub fn wake_bots(self: &Arc<Hub>) {
+        let slots: Vec<Arc<Slot>> = self.read_games().values().cloned().collect();
+        for slot in slots {
+            let hub = Arc::clone(self);
+            tokio::spawn(async move {
+                let mut live = slot.live.lock().await;
+                hub.wake_bot(&slot, &mut live);
+            });
+        }
+    }
+
+    /// How many games are in memory.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.read_games().len()
+    }
+
+    /// Whether no game is in memory.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn read_games(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.games.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A stored game rebuilt: its moves replayed through the engine, its
+    /// stored summary checked.
+    fn revive(&self, g: StoredGame, need_bots: bool) -> Result<Live, HubError> {
+        let fail = |why: String| HubError::Replay {
+            id: g.id.clone(),
+            why,
+        };
+        let seed = Seed::new(&g.seed).map_err(|e| fail(e.to_string()))?;
+        let mut game = AnyGame::new(&g.rules, seed).map_err(|e| fail(e.to_string()))?;
+        for (n, mv) in g.moves.iter().enumerate() {
+            if game.ply() != mv.ply {
+                return Err(fail(format!(
+                    "move {n} is stored for ply {} but the game is at ply {}",
+                    mv.ply,
+                    game.ply()
+                )));
+            }
+            game.play(&mv.text)
+                .map_err(|r| fail(format!("move {n} ({}) is refused: {}", mv.text, r.message)))?;
+        }
+        if let Some(side) = g.resigned
+            && !game.resign(side)
+        {
+            return Err(fail("a resignation after the end".into()));
+        }
+        let over = game.is_over();
+        let seats = g.seats.map(|h| match h {
+            Holder::Person(h) => Ok(Seat::Person(h)),
+            Holder::Open(h) => Ok(Seat::Open(h)),
+            Holder::Bot(level) => match Bot::new(&g.rules, level, &self.tables) {
+                Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
+                Err(_) if over || !need_bots => Ok(Seat::Bot(level, None)),
+                Err(e) => Err(fail(e.to_string())),
+            },
+        });
+        let [light, dark] = seats;
+        let live = Live {
+            commitment: secret::commitment(&g.seed),
+            seed_hex: Seed::new(&g.seed).map(|s| s.to_hex()).unwrap_or_default(),
+            // A new game reserves room for hundreds of plies; its clone
+            // holds only what it uses, which matters with many games
+            // loaded at once.
+            game: game.clone(),
+            seats: [light?, dark?],
+            moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
+            bot_busy: false,
+        };
+        let now = live.summary();
+        if now != g.summary {
+            return Err(fail(format!(
+                "the moves replay to ply {} {} (key {}, {}), but ply {} {} (key {}, {}) was stored",
+                now.ply,
+                now.position,
+                now.key,
+                now.status.as_str(),
+                g.summary.ply,
+                g.summary.position,
+                g.summary.key,
+                g.summary.status.as_str()
+            )));
+        }
+        Ok(live)
+    }
+
+    fn slot_for(&self, id: String, live: Live) -> Arc<Slot> {
+        let (state, event) = self.render(&id, &live);
+        let over = live.game.is_over();
+        Arc::new(Slot {
+            feed: Mutex::new(Feed {
+                state,
+                event,
+                over,
+                tx: None,
+            }),
+            live: tokio::sync::Mutex::new(live),
+            id,
+        })
+    }
+
+    /// The game with this id: in memory, or loaded from the store.
+    ///
+    /// # Errors
+    ///
+    /// 404 `no_game`, or 500 when the store fails.
+    pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        if let Some(slot) = self.read_games().get(id) {
+            return Ok(Arc::clone(slot));
+        }
+        if !secret::is_id(id) {
+            return Err(ApiError::no_game());
+        }
+        let hub = Arc::clone(self);
+        let id = id.to_owned();
+        tokio::task::spawn_blocking(move || hub.load(&id))
+            .await
+            .map_err(|e| ApiError::internal(format!("loading the game failed: {e}")))?
+    }
+
+    fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let stored = self
+            .store
+            .load(id)
+            .map_err(|e| ApiError::internal(e.to_string()))?
+            .ok_or_else(ApiError::no_game)?;
+        let live = self
+            .revive(stored, false)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let over = live.game.is_over();
+        let slot = self.slot_for(id.to_owned(), live);
+        let slot = Arc::clone(
+            self.games
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(id.to_owned())
+                .or_insert(slot),
+        );
+        if over {
+            self.retire_later(id.to_owned());
+        }
+        Ok(slot)
+    }
+
+    /// Forgets a finished game some time after it ended; it is loaded
+    /// again from the store when asked for.
+    fn retire_later(self: &Arc<Hub>, id: String) {
+        let hub = Arc::downgrade(self);
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                tokio::time::sleep(FINISHED_KEPT).await;
+                if let Some(hub) = hub.upgrade() {
+                    hub.games
+                        .write()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&id);
+                }
+            });
+        }
+    }
+
+    /// The state's JSON for a game as it stands, and the same bytes as a
+    /// server-sent event (the JSON is a slice of the event: one buffer).
+    fn render(&self, id: &str, live: &Live) -> (Bytes, Bytes) {
+        let game = &live.game;
+        let over = game.is_over();
+        let result = game.result().map(|(winner, how)| ResultView {
+            winner: winner.map(Side::as_str),
+            how: how.as_str(),
+        });
+        let view = StateView {
+            id,
+            game: game.kind().as_str(),
+            rules: game.rules().to_string(),
+            status: live.status().as_str(),
+            seats: SeatsView {
+                light: live.seats[0].word(),
+                dark: live.seats[1].word(),
+            },
+            ply: game.ply(),
+            side: game.side().map(Side::as_str),
+            roll: game.roll(),
+            faces: game.faces(),
+            position: game.position(),
+            key: game.key(),
+            legal: game.legal(),
+            log: game.log(),
+            result,
+            commitment: &live.commitment,
+            seed: over.then_some(live.seed_hex.as_str()),
+            record_url: format!("/api/games/{id}/record"),
+            light_chance: game.light_chance(&self.tables),
+        };
+        let mut out = BytesMut::with_capacity(1024 + 64 * game.ply() as usize);
+        out.extend_from_slice(EVENT_HEAD);
+        let mut writer = out.writer();
+        // Strings, numbers and lists of them always serialize.
+        let _ = serde_json::to_writer(&mut writer, &view);
+        let mut out = writer.into_inner();
+        let end = out.len();
+        out.extend_from_slice(b"\n\n");
+        let event = out.freeze();
+        (event.slice(EVENT_HEAD.len()..end), event)
+    }
+
+    /// Serialises the state once and sends it to every watcher.
+    fn publish(&self, slot: &Slot, live: &Live) -> Bytes {
+        let (state, event) = self.render(&slot.id, live);
+        let mut feed = slot.feed();
+        feed.state = state.clone();
+        feed.over = live.game.is_over();
+        if let Some(tx) = &feed.tx {
+            let _ = tx.send((event.clone(), feed.over));
+        }
+        feed.event = event;
+        state
+    }
+
+    /// Creates a game for `req`, the creator taking a seat.
+    ///
+    /// # Errors
+    ///
+    /// 400 for rules or a level the server cannot offer, 500 when the
+    /// random source or the store fails.
+    pub async fn create(self: &Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+        let hub = Arc::clone(self);
+        spawn(async move { hub.create_now(plan).await }).await
+    }
+
+    /// Checks a create request: the rules, and the bot's level under them.
+    ///
+    /// # Errors
+    ///
+    /// 400 `bad_request` for rules or a level the server cannot offer.
+    pub fn plan(&self, req: CreateRequest) -> Result<Plan, ApiError> {
+        let rules = RuleSet::parse(req.game, req.rules.as_deref())
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let bot = match req.opponent {
+            Opponent::Bot => Some(
+                Bot::new(&rules, req.level, &self.tables)
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            ),
+            Opponent::Friend => None,
+        };
+        Ok(Plan {
+            rules,
+            level: req.level,
+            bot,
+            side: req.side,
+        })
+    }
+
+    async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+        let Plan {
+            rules,
+            level,
+            bot,
+            side,
+        } = plan;
+        let other = match bot {
+            Some(bot) => (Seat::Bot(level, Some(bot)), None),
+            None => {
+                let (invite, hash) = secret::new_token().map_err(internal)?;
+                (Seat::Open(hash), Some(invite))
+            }
+        };
+        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(internal)?;
+        let side = match side {
+            SideChoice::Light => Side::Light,
+            SideChoice::Dark => Side::Dark,
+            SideChoice::Random => {
+                if secret::random::<1>().map_err(internal)?[0] & 1 == 0 {
+                    Side::Light
+                } else {
+                    Side::Dark
+                }
+            }
+        };
+        let id = secret::new_id().map_err(internal)?;
+        let (token, hash) = secret::new_token().map_err(internal)?;
+        let game = AnyGame::new(&rules, Seed::new(seed).map_err(internal)?).map_err(internal)?;
+        let (other_seat, invite) = other;
+        let mut seats = [Seat::Person(hash), other_seat];
+        if side == Side::Dark {
+            seats.swap(0, 1);
+        }
+        let live = Live {
+            commitment: secret::commitment(&seed),
+            seed_hex: Seed::new(seed).map(|s| s.to_hex()).unwrap_or_default(),
+            game,
+            seats,
+            moves: 0,
+            bot_busy: false,
+        };
+        let stored = StoredGame {
+            id: id.clone(),
+            rules,
+            seed: seed.to_vec(),
+            seats: [live.seats[0].holder(), live.seats[1].holder()],
+            moves: Vec::new(),
+            resigned: None,
+            summary: live.summary(),
+        };
+        self.store
+            .write(Change::Create(Box::new(stored)))
+            .await
+            .map_err(internal)?;
+        self.metrics.game_created(live.status());
+        let slot = self.slot_for(id.clone(), live);
+        let state = slot.state();
+        self.games
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.clone(), Arc::clone(&slot));
+        {
+            let mut live = slot.live.lock().await;
+            self.wake_bot(&slot, &mut live);
+        }
+        Ok(Seated {
+            invite: invite
+                .as_ref()
+                .map(|t| format!("/g/{id}#join={}", t.reveal())),
+            id,
+            seat: side,
+            token,
+            state,
+        })
+    }
+
+    /// Plays `text` for the holder of `token` at `ply`.
+    ///
+    /// # Errors
+    ///
+    /// In the contract's order: 403 `not_your_seat`; 409 `not_started`,
+    /// `game_over` (a retry of the move at `ply` answers 200 instead),
+    /// `not_your_turn`, `stale_ply`; 422 `illegal_move`; 500 when the store
+    /// fails.
+    pub async fn play(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+        ply: u32,
+        text: String,
+    ) -> Result<Bytes, ApiError> {
+        let hub = Arc::clone(self);
+        let result = spawn(async move {
+            let mut live = slot.live.lock().await;
+            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            if ply < live.game.ply() && live.game.played(ply, side, &text) {
+                return Ok(slot.state());
+            }
+            let state = || slot.state();
+            match live.status() {
+                Status::Waiting => {
+                    return Err(ApiError::conflict(
+                        "not_started",
+                        "the game waits for a friend to take the open seat",
+                    )
+                    .with_state(state()));
+                }
+                Status::Over => {
+                    return Err(
+                        ApiError::conflict("game_over", "the game has ended").with_state(state())
+                    );
+                }
+                Status::Playing => {}
+            }
+            if live.game.side() != Some(side) {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!("it is {}'s turn, not {side}'s", side.other()),
+                )
+                .with_state(state()));
+            }
+            if ply != live.game.ply() {
+                return Err(ApiError::conflict(
+                    "stale_ply",
+                    format!(
+                        "the move is for ply {ply}, but the game is at ply {}",
+                        live.game.ply()
+                    ),
+                )
+                .with_state(state()));
+            }
+            hub.commit_move(&slot, &mut live, &text).await
+        })
+        .await;
+        match &result {
+            Ok(_) => {}
+            Err(e) => self.metrics.move_refused(e.code),
+        }
+        result
+    }
+
+    /// Plays a move already checked to be this seat's, at the current ply:
+    /// in memory, then in the store, then to the watchers.
+    async fn commit_move(
+        self: &Arc<Hub>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        text: &str,
+    ) -> Result<Bytes, ApiError> {
+        let ply = live.game.ply();
+        let before = live.status();
+        if let Err(refusal) = live.game.play(text) {
+            let mut e = ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_move",
+                refusal.message,
+            )
+            .with_state(slot.state());
+            e.refusal = Some(refusal.code);
+            return Err(e);
+        }
+        let canonical = live.game.move_at(ply).unwrap_or_else(|| text.to_owned());
+        let change = Change::Move {
+            id: slot.id.clone(),
+            n: live.moves,
+            mv: StoredMove {
+                ply,
+                text: canonical,
+            },
+            after: live.summary(),
+        };
+        if let Err(e) = self.store.write(change).await {
+            live.game.undo();
+            return Err(internal(e));
+        }
+        live.moves += 1;
+        self.metrics.move_accepted();
+        self.metrics.game_moved(before, live.status());
+        let state = self.publish(slot, live);
+        if live.game.is_over() {
+            self.retire_later(slot.id.clone());
+        }
+        self.wake_bot(slot, live);
+        Ok(state)
+    }
+
+    /// Takes the open seat for the holder of its invite.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat` for an invite that is not the open seat's, 409
+    /// `seat_taken` when no seat is open, 500 when the store fails.
+    pub async fn join(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        invite: String,
+    ) -> Result<Seated, ApiError> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let hash = TokenHash::of(&invite);
+            let mut live = slot.live.lock().await;
+            let seated = |side: Side, state: Bytes| Seated {
+                id: slot.id.clone(),
+                seat: side,
+                token: Token::from_text(invite.clone()),
+                state,
+                invite: None,
+            };
+            if let Some(side) = live.seat_of(&hash) {
+                return Ok(seated(side, slot.state()));
+            }
+            let open = Side::ALL
+                .into_iter()
+                .find(|&s| matches!(live.seat(s), Seat::Open(_)));
+            let Some(side) = open else {
+                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+            };
+            let Seat::Open(expected) = live.seat(side) else {
+                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+            };
+            if !expected.matches(&hash) {
+                return Err(ApiError::not_your_seat());
+            }
+            let before = live.status();
+            *live.seat_mut(side) = Seat::Person(hash);
+            let change = Change::Join {
+                id: slot.id.clone(),
+                seat: side,
+                after: live.summary(),
+            };
+            if let Err(e) = hub.store.write(change).await {
+                *live.seat_mut(side) = Seat::Open(hash);
+                return Err(internal(e));
+            }
+            hub.metrics.game_moved(before, live.status());
+            let state = hub.publish(&slot, &live);
+            Ok(seated(side, state))
+        })
+        .await
+    }
+
+    /// Resigns for the holder of `token`.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat`; 409 `not_started` or `game_over` (a repeated
+    /// resignation of the same seat answers 200 instead); 500 when the
+    /// store fails.
+    pub async fn resign(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+    ) -> Result<Bytes, ApiError> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let mut live = slot.live.lock().await;
+            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            if live.resigned() == Some(side) {
+                return Ok(slot.state());
+            }
+            match live.status() {
+                Status::Waiting => {
+                    return Err(ApiError::conflict(
+                        "not_started",
+                        "the game waits for a friend to take the open seat",
+                    )
+                    .with_state(slot.state()));
+                }
+                Status::Over => {
+                    return Err(ApiError::conflict("game_over", "the game has ended")
+                        .with_state(slot.state()));
+                }
+                Status::Playing => {}
+            }
+            let before = live.status();
+            live.game.resign(side);
+            let change = Change::Resign {
+                id: slot.id.clone(),
+                side,
+                after: live.summary(),
+            };
+            if let Err(e) = hub.store.write(change).await {
+                live.game.undo();
+                return Err(internal(e));
+            }
+            hub.metrics.game_moved(before, live.status());
+            let state = hub.publish(&slot, &live);
+            hub.retire_later(slot.id.clone());
+            Ok(state)
+        })
+        .await
+    }
+
+    /// Starts the bot's task if a bot is to move and none runs.
+    fn wake_bot(self: &Arc<Hub>, slot: &Arc<Slot>, live: &mut Live) {
+        if live.bot_busy || live.bot_to_move().is_none() || *self.stop.borrow() {
+            return;
+        }
+        live.bot_busy = true;
+        let hub = Arc::clone(self);
+        let slot = Arc::clone(slot);
+        tokio::spawn(async move { hub.run_bot(slot).await });
+    }
+
+    /// The bot's turns: pause, think on a blocking thread, play, while it
+    /// is the bot's turn and the server is not stopping.
+    async fn run_bot(self: Arc<Hub>, slot: Arc<Slot>) {
+        let mut stop = self.stop.subscribe();
+        loop {
+            if !self.pace.is_zero() {
+                tokio::select! {
+                    () = tokio::time::sleep(self.pace) => {}
+                    _ = stop.wait_for(|s| *s) => {}
+                }
+            }
+            let (snapshot, bot, ply) = {
+                let mut live = slot.live.lock().await;
+                match live.bot_to_move() {
+                    Some(bot) if !*self.stop.borrow() => (live.game.clone(), bot, live.game.ply()),
+                    _ => {
+                        live.bot_busy = false;
+                        return;
+                    }
+                }
+            };
+            let choice = match self.bots.acquire().await {
+                Ok(_permit) => tokio::task::spawn_blocking(move || snapshot.choose(&bot))
+                    .await
+                    .ok()
+                    .flatten(),
+                Err(_) => None,
+            };
+            let mut live = slot.live.lock().await;
+            if live.game.ply() != ply || *self.stop.borrow() {
+                // The game moved on while the bot thought (a resignation);
+                // the top of the loop looks again.
+                drop(live);
+                continue;
+            }
+            let Some(text) = choice else {
+                live.bot_busy = false;
+                return;
+            };
+            if let Err(e) = self.commit_move(&slot, &mut live, &text).await {
+                tracing::error!(game = %slot.id, "the bot's move failed: {}", e.message);
+                live.bot_busy = false;
+                return;
+            }
+        }
+    }
+
+    /// Stops the bots and closes every event stream (the server is
+    /// stopping).
+    pub fn stop(&self) {
+        self.stop.send_replace(true);
+    }
+
+    /// A receiver that turns true when the server stops.
+    #[must_use]
+    pub fn stopping(&self) -> watch::Receiver<bool> {
+        self.stop.subscribe()
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The counters.
+    #[must_use]
+    pub fn metrics(&self) -> &Arc<Metrics> {
+        &self.metrics
+    }
+
+    /// The tables given.
+    #[must_use]
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+}
+
+/// Runs a change in a task of its own, so that it completes even when
+/// the request that asked for it is dropped.
+async fn spawn<T: Send + 'static>(
+    task: impl Future<Output = Result<T, ApiError>> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::spawn(task)
+        .await
+        .unwrap_or_else(|e| Err(ApiError::internal(format!("the change failed: {e}"))))
+}
+
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::internal(e.to_string())
+}
+
+/// What comes before a state's JSON in its server-sent event.
+const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
+
+#[derive(Serialize)]
+struct ResultView {
+    winner: Option<&'static str>,
+    how: &'static str,
+}
+
+#[derive(Serialize)]
+struct SeatsView {
+    light: String,
+    dark: String,
+}
+
+#[derive(Serialize)]
+struct StateView<'a> {
+    id: &'a str,
+    game: &'static str,
+    rules: String,
+    status: &'static str,
+    seats: SeatsView,
+    ply: u32,
+    side: Option<&'static str>,
+    roll: Option<u8>,
+    faces: Option<String>,
+    position: String,
+    key: String,
+    legal: Vec<String>,
+    log: crate::engine::LogView<'a>,
+    result: Option<ResultView>,
+    commitment: &'a str,
+    seed: Option<&'a str>,
+    record_url: String,
+    light_chance: Option<f64>,
+}

@@ -1,0 +1,35 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+pub mod engine;
+mod error;
+mod hub;
+mod limit;
+pub mod loadtest;
+mod metrics;
+mod page;
+mod routes;
+pub mod secret;
+mod serve;
+mod sqlite;
+mod stall;
+pub mod store;
+pub mod wire;
+
+pub use error::ApiError;
+pub use hub::{Hub, HubError, Plan, Seated, Slot};
+pub use limit::CreateLimit;
+pub use metrics::Metrics;
+pub use routes::{App, CSP, Peer, router};
+pub use serve::{Config, ServeError, Server, log_to_stderr, serve_until_signal, shutdown_signal};
+pub use sqlite::{DB_FILE, Sqlite};
+pub use store::Store;

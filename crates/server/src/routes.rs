@@ -1,0 +1,370 @@
+//! The HTTP routes of the contract (`shared/spec/server.md`), each checking
+//! in the contract's order: the game, the body, the token, then the game's
+//! own checks (in the hub).
+
+use std::convert::Infallible;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use bytes::Bytes;
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use tokio::sync::broadcast;
+
+use crate::error::ApiError;
+use crate::hub::{Event, Hub, Slot};
+use crate::limit::CreateLimit;
+use crate::page;
+use crate::secret::TokenHash;
+use crate::wire::{self, BODY_MAX};
+
+/// How long a client may take to send a request body.
+const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How often an idle event stream sends a comment, so that a dead
+/// connection is noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The longest path written to the log.
+const LOGGED_PATH_MAX: usize = 120;
+
+/// The Content-Security-Policy of every reply: the page's own scripts,
+/// styles and requests, nothing else, no framing.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+
+/// The peer's address, put in each request by the connection that read it.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct App {
+    /// The games.
+    pub hub: Arc<Hub>,
+    /// The per-address limit on games created.
+    pub limit: Arc<CreateLimit>,
+}
+
+/// The router: every route of the contract, the page, `/metrics`, and the
+/// layer that logs, times and adds the security headers.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/g/{id}", get(page_of_game))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(metrics))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(state))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/events", get(events))
+        .fallback(|| async {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "there is nothing at this path",
+            )
+        })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "this path does not take that method",
+            )
+        })
+        .layer(middleware::from_fn_with_state(app.clone(), frame))
+        .with_state(app)
+}
+
+/// Logs and times every request and adds the security headers.
+async fn frame(State(app): State<App>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = req.method().clone();
+    let mut path = req.uri().path().to_owned();
+    if path.len() > LOGGED_PATH_MAX {
+        let mut end = LOGGED_PATH_MAX;
+        while !path.is_char_boundary(end) {
+            end -= 1;
+        }
+        path.truncate(end);
+        path.push('…');
+    }
+    let mut response = next.run(req).await;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    headers.insert(
+        HeaderName::from_static("cross-origin-opener-policy"),
+        HeaderValue::from_static("same-origin"),
+    );
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    let took = start.elapsed();
+    app.hub.metrics().request(took);
+    tracing::info!(
+        target: "race::http",
+        "{method} {path} {} {}us",
+        response.status().as_u16(),
+        took.as_micros()
+    );
+    response
+}
+
+async fn metrics(State(app): State<App>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        app.hub.metrics().render(),
+    )
+        .into_response()
+}
+
+/// The game a path names: 404 for a path that names none.
+async fn slot_of(
+    app: &App,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Arc<Slot>, ApiError> {
+    let Ok(Path(id)) = path else {
+        return Err(ApiError::no_game());
+    };
+    app.hub.slot(&id).await
+}
+
+/// The body, at most [`BODY_MAX`] bytes, within [`BODY_TIMEOUT`].
+async fn body_of(req: Request) -> Result<Bytes, ApiError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_MAX as u64) {
+        return Err(ApiError::too_large(BODY_MAX));
+    }
+    let is_json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    let read = Limited::new(req.into_body(), BODY_MAX).collect();
+    let body = match tokio::time::timeout(BODY_TIMEOUT, read).await {
+        Err(_) => {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                format!(
+                    "the body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            ));
+        }
+        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            return Err(ApiError::too_large(BODY_MAX));
+        }
+        Ok(Err(_)) => return Err(ApiError::bad_request("the body could not be read")),
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
+    if !body.is_empty() && !is_json {
+        return Err(ApiError::bad_request(
+            "a body must be JSON, sent with Content-Type: application/json",
+        ));
+    }
+    Ok(body)
+}
+
+/// The bearer token's hash, or 401 `no_token`.
+fn token_of(headers: &HeaderMap) -> Result<TokenHash, ApiError> {
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(ApiError::no_token)?;
+    let (scheme, token) = value
+        .trim()
+        .split_once(' ')
+        .ok_or_else(ApiError::no_token)?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Err(ApiError::no_token());
+    }
+    Ok(TokenHash::of(token))
+}
+
+fn json(status: StatusCode, body: impl Into<Body>) -> Response {
+    let mut response = (status, body.into()).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+async fn page_of_game(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    slot_of(&app, path).await?;
+    Ok(page::index().await)
+}
+
+async fn create(State(app): State<App>, req: Request) -> Result<Response, ApiError> {
+    let address = req
+        .extensions()
+        .get::<Peer>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0.ip());
+    let body = body_of(req).await?;
+    let request = wire::parse_create(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let plan = app.hub.plan(request)?;
+    if !app.limit.allow(address, Instant::now()) {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            "too many games created from this address in the last minute; wait a little",
+        ));
+    }
+    let seated = app.hub.create(plan).await?;
+    Ok(json(StatusCode::CREATED, seated.body()))
+}
+
+async fn state(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    Ok(json(StatusCode::OK, slot.state()))
+}
+
+async fn join(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    let body = body_of(req).await?;
+    let request = wire::parse_join(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let seated = app.hub.join(slot, request.invite).await?;
+    Ok(json(StatusCode::OK, seated.body()))
+}
+
+async fn play(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    let headers = req.headers().clone();
+    let refused = |e: ApiError| {
+        app.hub.metrics().move_refused(e.code);
+        e
+    };
+    let body = body_of(req).await.map_err(refused)?;
+    let request = wire::parse_move(&body).map_err(|e| refused(ApiError::bad_request(e.0)))?;
+    let token = token_of(&headers).map_err(refused)?;
+    let state = app.hub.play(slot, token, request.ply, request.mv).await?;
+    Ok(json(StatusCode::OK, state))
+}
+
+async fn resign(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+    req: Request,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    let headers = req.headers().clone();
+    let body = body_of(req).await?;
+    wire::parse_resign(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = token_of(&headers)?;
+    let state = app.hub.resign(slot, token).await?;
+    Ok(json(StatusCode::OK, state))
+}
+
+async fn record(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        slot.record().await,
+    )
+        .into_response())
+}
+
+/// An open event stream: counted while it lives.
+struct Watch {
+    first: Option<Bytes>,
+    rx: Option<broadcast::Receiver<Event>>,
+    stop: tokio::sync::watch::Receiver<bool>,
+    keep_alive: tokio::time::Interval,
+    app: App,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.app.hub.metrics().watchers(-1);
+    }
+}
+
+async fn events(
+    State(app): State<App>,
+    path: Result<Path<String>, PathRejection>,
+) -> Result<Response, ApiError> {
+    let slot = slot_of(&app, path).await?;
+    let (first, rx) = slot.watch();
+    app.hub.metrics().watchers(1);
+    let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
+    keep_alive.reset();
+    let watch = Watch {
+        first: Some(first),
+        rx,
+        stop: app.hub.stopping(),
+        keep_alive,
+        app: app.clone(),
+    };
+    let stream = futures_util::stream::unfold(watch, |mut w| async move {
+        if let Some(first) = w.first.take() {
+            return Some((Ok::<_, Infallible>(first), w));
+        }
+        let rx = w.rx.as_mut()?;
+        let next = tokio::select! {
+            got = rx.recv() => match got {
+                Ok((event, last)) => Some((event, last)),
+                // Fallen too far behind, or the game is gone: the watcher
+                // reconnects and is sent the current state.
+                Err(_) => None,
+            },
+            _ = w.keep_alive.tick() => Some((Bytes::from_static(b": keep-alive\n\n"), false)),
+            _ = w.stop.wait_for(|s| *s) => None,
+        };
+        let (event, last) = next?;
+        if last {
+            w.rx = None;
+        }
+        Some((Ok(event), w))
+    });
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (HeaderName::from_static("x-accel-buffering"), "no"),
+        ],
+        Body::from_stream(stream),
+    )
+        .into_response())
+}

@@ -1,0 +1,557 @@
+//! The SQLite store: one file in the data folder, written by one thread
+//! that commits many changes in one transaction (group commit).
+//!
+//! Durability: the database is in WAL mode with `synchronous=FULL`, so a
+//! transaction's commit returns only after its WAL frames are on the disk
+//! (fsync). The writer thread takes every change queued while the last
+//! commit ran, applies them in one transaction (each in its own savepoint,
+//! so one failing change fails alone) and then acknowledges each. A
+//! change is acknowledged, and so answered, only once it would survive a
+//! crash of the process, of the operating system or a power cut.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use dice_core::Side;
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
+use tokio::sync::oneshot;
+
+use crate::engine::{GameKind, Level, RuleSet};
+use crate::secret::TokenHash;
+use crate::store::{
+    Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
+};
+
+/// The database file inside the data folder.
+pub const DB_FILE: &str = "race.sqlite3";
+/// The lock file that keeps a second server off the same folder.
+const LOCK_FILE: &str = "race.lock";
+/// The most changes one transaction takes.
+const BATCH_MAX: usize = 4096;
+
+/// The schema, one migration a version; `PRAGMA user_version` counts those
+/// applied. Append only: a released migration never changes.
+const MIGRATIONS: &[&str] = &[
+    // 1: games and their moves.
+    "CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        seed BLOB NOT NULL,
+        light TEXT NOT NULL,
+        light_hash BLOB,
+        dark TEXT NOT NULL,
+        dark_hash BLOB,
+        status TEXT NOT NULL,
+        resigned TEXT,
+        ply INTEGER NOT NULL,
+        position TEXT NOT NULL,
+        key TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        updated INTEGER NOT NULL
+    );
+    CREATE INDEX games_unfinished ON games (status) WHERE status != 'over';
+    CREATE TABLE moves (
+        game TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        PRIMARY KEY (game, n)
+    ) WITHOUT ROWID;",
+];
+
+enum Job {
+    Write(Change, oneshot::Sender<Result<(), StoreError>>),
+    Close(mpsc::Sender<Result<(), StoreError>>),
+}
+
+/// The SQLite store (see the module documentation).
+pub struct Sqlite {
+    jobs: mpsc::Sender<Job>,
+    reader: Mutex<Connection>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    _lock: File,
+}
+
+impl std::fmt::Debug for Sqlite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sqlite")
+    }
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError(format!(
+            "{} cannot be put in WAL mode (it is {mode})",
+            path.display()
+        )));
+    }
+    conn.execute_batch("PRAGMA synchronous=FULL;")?;
+    Ok(conn)
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let known = MIGRATIONS.len() as i64;
+    if version > known {
+        return Err(StoreError(format!(
+            "the database is at schema version {version}, newer than this server's {known}"
+        )));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(sql)?;
+        tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+impl Sqlite {
+    /// Opens (creating if needed) the store in folder `dir`: the folder,
+    /// the database and its schema.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the folder or the database cannot be made or
+    /// opened, another server holds the folder, or the schema is newer
+    /// than this server knows.
+    pub fn open(dir: &Path) -> Result<Sqlite, StoreError> {
+        let fail =
+            |what: &str, e: std::io::Error| StoreError(format!("{what} {}: {e}", dir.display()));
+        std::fs::create_dir_all(dir).map_err(|e| fail("cannot create", e))?;
+        let lock = File::create(dir.join(LOCK_FILE)).map_err(|e| fail("cannot lock", e))?;
+        lock.try_lock().map_err(|_| {
+            StoreError(format!(
+                "another server is using {}; stop it first",
+                dir.display()
+            ))
+        })?;
+        let path: PathBuf = dir.join(DB_FILE);
+        let mut writer = connect(&path)?;
+        migrate(&mut writer)?;
+        let reader = connect(&path)?;
+        let (jobs, rx) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("race-store".into())
+            .spawn(move || write_loop(writer, &rx))
+            .map_err(|e| fail("cannot start the writer for", e))?;
+        Ok(Sqlite {
+            jobs,
+            reader: Mutex::new(reader),
+            writer: Mutex::new(Some(thread)),
+            _lock: lock,
+        })
+    }
+
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&conn)
+    }
+}
+
+/// The writer thread: takes every job waiting, commits the writes among
+/// them in one transaction, then acknowledges each.
+fn write_loop(mut conn: Connection, jobs: &mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(BATCH_MAX);
+    let mut closing = None;
+    while let Ok(first) = jobs.recv() {
+        let mut next = Some(first);
+        while let Some(job) = next {
+            match job {
+                Job::Write(change, ack) => batch.push((change, ack)),
+                Job::Close(done) => {
+                    closing = Some(done);
+                    break;
+                }
+            }
+            next = if batch.len() < BATCH_MAX {
+                jobs.try_recv().ok()
+            } else {
+                None
+            };
+        }
+        if !batch.is_empty() {
+            commit_batch(&mut conn, &mut batch);
+        }
+        if let Some(done) = closing.take() {
+            let result = conn
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+                .map_err(StoreError::from)
+                .and_then(|()| conn.close().map_err(|(_, e)| StoreError::from(e)));
+            let _ = done.send(result);
+            return;
+        }
+    }
+}
+
+fn commit_batch(
+    conn: &mut Connection,
+    batch: &mut Vec<(Change, oneshot::Sender<Result<(), StoreError>>)>,
+) {
+    let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
+    let committed = (|| {
+        let mut tx = conn.transaction()?;
+        for (change, _) in batch.iter() {
+            results.push(apply_one(&mut tx, change));
+        }
+        tx.commit()
+    })();
+    for ((_, ack), result) in batch
+        .drain(..)
+        .zip(results.into_iter().chain(std::iter::repeat_with(|| Ok(()))))
+    {
+        let result = match &committed {
+            Ok(()) => result,
+            Err(e) => Err(StoreError(format!("the commit failed: {e}"))),
+        };
+        let _ = ack.send(result);
+    }
+}
+
+/// One change in its own savepoint, so that a failing change leaves the
+/// others of its batch whole.
+fn apply_one(tx: &mut Transaction<'_>, change: &Change) -> Result<(), StoreError> {
+    let sp = tx.savepoint()?;
+    apply(&sp, change)?;
+    sp.commit()?;
+    Ok(())
+}
+
+fn holder_text(holder: &Holder) -> (String, Option<&[u8]>) {
+    match holder {
+        Holder::Person(h) => ("person".into(), Some(&h.0[..])),
+        Holder::Open(h) => ("open".into(), Some(&h.0[..])),
+        Holder::Bot(level) => (format!("bot:{level}"), None),
+    }
+}
+
+fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
+    let at = now();
+    let changed = match change {
+        Change::Create(g) => {
+            let (light, light_hash) = holder_text(&g.seats[0]);
+            let (dark, dark_hash) = holder_text(&g.seats[1]);
+            let s = &g.summary;
+            conn.prepare_cached(
+                "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, dark_hash,
+                 status, resigned, ply, position, key, created, updated)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?13)",
+            )?
+            .execute(params![
+                g.id,
+                g.rules.kind().as_str(),
+                g.rules.to_string(),
+                g.seed,
+                light,
+                light_hash,
+                dark,
+                dark_hash,
+                s.status.as_str(),
+                s.ply,
+                s.position,
+                s.key,
+                at
+            ])?
+        }
+        Change::Move { id, n, mv, after } => {
+            conn.prepare_cached("INSERT INTO moves (game, n, ply, move) VALUES (?1, ?2, ?3, ?4)")?
+                .execute(params![id, n, mv.ply, mv.text])?;
+            update(conn, id, after, at)?
+        }
+        Change::Join { id, seat, after } => {
+            let sql = match seat {
+                Side::Light => "UPDATE games SET light = 'person' WHERE id = ?1 AND light = 'open'",
+                Side::Dark => "UPDATE games SET dark = 'person' WHERE id = ?1 AND dark = 'open'",
+            };
+            let n = conn.prepare_cached(sql)?.execute(params![id])?;
+            if n == 0 {
+                return Err(StoreError(format!("game {id} has no open {seat} seat")));
+            }
+            update(conn, id, after, at)?
+        }
+        Change::Resign { id, side, after } => {
+            conn.prepare_cached("UPDATE games SET resigned = ?2 WHERE id = ?1")?
+                .execute(params![id, side.as_str()])?;
+            update(conn, id, after, at)?
+        }
+    };
+    if changed == 1 {
+        Ok(())
+    } else {
+        Err(StoreError("the change names no stored game".into()))
+    }
+}
+
+fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, StoreError> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE games SET status = ?2, ply = ?3, position = ?4, key = ?5, updated = ?6
+             WHERE id = ?1",
+        )?
+        .execute(params![id, s.status.as_str(), s.ply, s.position, s.key, at])?)
+}
+
+const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
+     resigned, ply, position, key";
+
+fn bad(id: &str, what: &str) -> StoreError {
+    StoreError(format!("stored game {id}: {what}"))
+}
+
+fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreError> {
+    let hash = || {
+        hash.as_deref()
+            .and_then(|h| <[u8; 32]>::try_from(h).ok())
+            .map(TokenHash)
+            .ok_or_else(|| bad(id, "a seat's token hash is not 32 bytes"))
+    };
+    match text {
+        "person" => Ok(Holder::Person(hash()?)),
+        "open" => Ok(Holder::Open(hash()?)),
+        _ => text
+            .strip_prefix("bot:")
+            .and_then(Level::from_word)
+            .map(Holder::Bot)
+            .ok_or_else(|| bad(id, &format!("a seat is held by {text:?}"))),
+    }
+}
+
+fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
+    let id: String = row.get(0)?;
+    let game: String = row.get(1)?;
+    let kind = GameKind::from_word(&game).ok_or_else(|| bad(&id, "an unknown game"))?;
+    let rules_text: String = row.get(2)?;
+    let rules = RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(&id, &e.to_string()))?;
+    let light = holder(&id, &row.get::<_, String>(4)?, row.get(5)?)?;
+    let dark = holder(&id, &row.get::<_, String>(6)?, row.get(7)?)?;
+    let status: String = row.get(8)?;
+    let resigned: Option<String> = row.get(9)?;
+    let resigned = match resigned.as_deref() {
+        None => None,
+        Some(word) => Some(
+            word.parse::<Side>()
+                .map_err(|_| bad(&id, "resigned names no side"))?,
+        ),
+    };
+    Ok(StoredGame {
+        rules,
+        seed: row.get(3)?,
+        seats: [light, dark],
+        moves: Vec::new(),
+        resigned,
+        summary: Summary {
+            status: Status::from_word(&status).ok_or_else(|| bad(&id, "an unknown status"))?,
+            ply: row.get(10)?,
+            position: row.get(11)?,
+            key: row.get(12)?,
+        },
+        id,
+    })
+}
+
+fn with_moves(conn: &Connection, mut game: StoredGame) -> Result<StoredGame, StoreError> {
+    let mut stmt = conn.prepare_cached("SELECT ply, move FROM moves WHERE game = ?1 ORDER BY n")?;
+    let rows = stmt.query_map(params![game.id], |r| {
+        Ok(StoredMove {
+            ply: r.get(0)?,
+            text: r.get(1)?,
+        })
+    })?;
+    game.moves = rows.collect::<Result<_, _>>()?;
+    Ok(game)
+}
+
+impl crate::store::Store for Sqlite {
+    fn write(&self, change: Change) -> Pending {
+        let (ack, pending) = Pending::new();
+        if let Err(mpsc::SendError(Job::Write(_, ack))) = self.jobs.send(Job::Write(change, ack)) {
+            let _ = ack.send(Err(StoreError("the store is closed".into())));
+        }
+        pending
+    }
+
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        self.read(|conn| {
+            let row = conn
+                .prepare_cached(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))?
+                .query_row(params![id], |r| Ok(game_row(r)))
+                .optional()?;
+            row.transpose()?.map(|g| with_moves(conn, g)).transpose()
+        })
+    }
+
+    fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {GAME_COLUMNS} FROM games WHERE status != 'over'"
+            ))?;
+            let games: Vec<StoredGame> = stmt
+                .query_map([], |r| Ok(game_row(r)))?
+                .collect::<Result<Result<_, _>, _>>()??;
+            games.into_iter().map(|g| with_moves(conn, g)).collect()
+        })
+    }
+
+    fn counts(&self) -> Result<Counts, StoreError> {
+        self.read(|conn| {
+            let mut counts = [0; 3];
+            let mut stmt = conn.prepare("SELECT status, COUNT(*) FROM games GROUP BY status")?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                let status: String = row.get(0)?;
+                let n: i64 = row.get(1)?;
+                if let Some(count) =
+                    Status::from_word(&status).and_then(|s| counts.get_mut(s.index()))
+                {
+                    *count = u64::try_from(n).unwrap_or(0);
+                }
+            }
+            Ok(counts)
+        })
+    }
+
+    fn close(&self) -> Result<(), StoreError> {
+        let (tx, rx) = mpsc::channel();
+        if self.jobs.send(Job::Close(tx)).is_err() {
+            return Ok(());
+        }
+        let result = rx
+            .recv()
+            .unwrap_or_else(|_| Err(StoreError("the writer stopped".into())));
+        let thread = self
+            .writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(thread) = thread {
+            let _ = thread.join();
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("race-store-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn game(id: &str) -> StoredGame {
+        StoredGame {
+            id: id.into(),
+            rules: RuleSet::parse(GameKind::Ur, None).unwrap(),
+            seed: vec![1; 32],
+            seats: [
+                Holder::Person(TokenHash::of("a")),
+                Holder::Bot(Level::Ladder(2)),
+            ],
+            moves: Vec::new(),
+            resigned: None,
+            summary: Summary {
+                status: Status::Playing,
+                ply: 0,
+                position: "p0".into(),
+                key: "k0".into(),
+            },
+        }
+    }
+
+    fn after(ply: u32) -> Summary {
+        Summary {
+            status: Status::Playing,
+            ply,
+            position: format!("p{ply}"),
+            key: format!("k{ply}"),
+        }
+    }
+
+    #[test]
+    fn a_stored_games_debug_form_leaves_out_the_seed() {
+        let text = format!("{:?}", game("g1"));
+        assert!(text.contains("g1") && !text.contains("seed"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn changes_survive_a_reopen_and_a_bad_change_fails_alone() {
+        let dir = scratch("reopen");
+        let store = Sqlite::open(&dir).unwrap();
+        assert!(Sqlite::open(&dir).is_err(), "a second server is kept off");
+        store
+            .write(Change::Create(Box::new(game("g1"))))
+            .await
+            .unwrap();
+        let mv = |ply: u32, text: &str| StoredMove {
+            ply,
+            text: text.into(),
+        };
+        let a = store.write(Change::Move {
+            id: "g1".into(),
+            n: 0,
+            mv: mv(0, "hand-a1"),
+            after: after(1),
+        });
+        // The same index twice: the second is refused, the others stand.
+        let b = store.write(Change::Move {
+            id: "g1".into(),
+            n: 0,
+            mv: mv(1, "x"),
+            after: after(2),
+        });
+        let c = store.write(Change::Move {
+            id: "g1".into(),
+            n: 1,
+            mv: mv(2, "a1-b1"),
+            after: after(3),
+        });
+        assert!(a.await.is_ok());
+        assert!(b.await.is_err());
+        assert!(c.await.is_ok());
+        assert!(
+            store
+                .write(Change::Join {
+                    id: "g1".into(),
+                    seat: Side::Dark,
+                    after: after(3)
+                })
+                .await
+                .is_err(),
+            "a bot seat is not open"
+        );
+        store.close().unwrap();
+        drop(store);
+
+        let store = Sqlite::open(&dir).unwrap();
+        let g = store.load("g1").unwrap().unwrap();
+        assert_eq!(g.moves, vec![mv(0, "hand-a1"), mv(2, "a1-b1")]);
+        assert_eq!(g.summary, after(3));
+        assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
+        assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
+        assert_eq!(store.unfinished().unwrap().len(), 1);
+        assert_eq!(store.counts().unwrap(), [0, 1, 0]);
+        assert!(store.load("nope").unwrap().is_none());
+        store.close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

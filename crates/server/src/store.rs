@@ -1,0 +1,244 @@
+//! What the server keeps of a game, and the small interface a store offers.
+//!
+//! A game is stored as what it is: the game, its rules, its two seats (token
+//! hashes, or a bot level), its seed, its moves in order and a resignation
+//! if there was one. The position, key, ply and status are stored beside
+//! them only to be checked when the game is loaded again by replaying its
+//! moves.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use dice_core::Side;
+use tokio::sync::oneshot;
+
+use crate::engine::{Level, RuleSet};
+use crate::secret::TokenHash;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A friend game whose second seat is still open.
+    Waiting,
+    /// Both seats held, the game on.
+    Playing,
+    /// Won, drawn or resigned.
+    Over,
+}
+
+impl Status {
+    /// Every status, in the order of [`Status::index`].
+    pub const ALL: [Status; 3] = [Status::Waiting, Status::Playing, Status::Over];
+
+    /// The contract word: `waiting`, `playing` or `over`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Over => "over",
+        }
+    }
+
+    /// The status a contract word names.
+    #[must_use]
+    pub fn from_word(word: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == word)
+    }
+
+    /// 0, 1, 2 in the order of [`Status::ALL`].
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Who holds a seat.
+#[derive(Clone, Copy, Debug)]
+pub enum Holder {
+    /// A person holding the token with this hash.
+    Person(TokenHash),
+    /// Nobody yet: whoever brings the invite with this hash takes it.
+    Open(TokenHash),
+    /// The server's bot at this level.
+    Bot(Level),
+}
+
+/// A move as stored: the ply it was played at and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMove {
+    /// The ply of the move (lost turns count as plies).
+    pub ply: u32,
+    /// The move text.
+    pub text: String,
+}
+
+/// What can be checked of a game after a change: status, ply, position
+/// and key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Where the game stands.
+    pub status: Status,
+    /// Plies played.
+    pub ply: u32,
+    /// The position text.
+    pub position: String,
+    /// The position key.
+    pub key: String,
+}
+
+/// A whole game as stored. Its `Debug` form leaves out the seed.
+#[derive(Clone)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// The rules (and so the game).
+    pub rules: RuleSet,
+    /// The seed's bytes.
+    pub seed: Vec<u8>,
+    /// Light's seat, then dark's.
+    pub seats: [Holder; 2],
+    /// Every move, in order.
+    pub moves: Vec<StoredMove>,
+    /// The side that resigned, if one did.
+    pub resigned: Option<Side>,
+    /// The game as it stood after the last change.
+    pub summary: Summary,
+}
+
+impl std::fmt::Debug for StoredGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredGame")
+            .field("id", &self.id)
+            .field("rules", &self.rules)
+            .field("seats", &self.seats)
+            .field("moves", &self.moves)
+            .field("resigned", &self.resigned)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One change to the store, applied whole or not at all.
+#[derive(Clone, Debug)]
+pub enum Change {
+    /// A new game (with no moves).
+    Create(Box<StoredGame>),
+    /// A move: the `n`-th (from 0) of the game.
+    Move {
+        /// The game.
+        id: String,
+        /// The move's index among the game's moves.
+        n: u32,
+        /// The move.
+        mv: StoredMove,
+        /// The game after it.
+        after: Summary,
+    },
+    /// An open seat taken by the holder of its invite.
+    Join {
+        /// The game.
+        id: String,
+        /// The seat.
+        seat: Side,
+        /// The game after it.
+        after: Summary,
+    },
+    /// A resignation.
+    Resign {
+        /// The game.
+        id: String,
+        /// The side that resigned.
+        side: Side,
+        /// The game after it.
+        after: Summary,
+    },
+}
+
+/// The store failed (a disk error, a database that is not ours, a stored
+/// game that does not read).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("store: {0}")]
+pub struct StoreError(pub String);
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError(e.to_string())
+    }
+}
+
+/// How many games there are of each status, in the order of
+/// [`Status::ALL`].
+pub type Counts = [u64; 3];
+
+/// A change on its way to the store: resolves once it is durable (or has
+/// failed).
+pub struct Pending(oneshot::Receiver<Result<(), StoreError>>);
+
+impl Pending {
+    /// A pending change and the sender that settles it.
+    #[must_use]
+    pub fn new() -> (oneshot::Sender<Result<(), StoreError>>, Pending) {
+        let (tx, rx) = oneshot::channel();
+        (tx, Pending(rx))
+    }
+
+    /// A change already settled.
+    #[must_use]
+    pub fn settled(result: Result<(), StoreError>) -> Pending {
+        let (tx, pending) = Pending::new();
+        let _ = tx.send(result);
+        pending
+    }
+}
+
+impl Future for Pending {
+    type Output = Result<(), StoreError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.0).poll(cx).map(|r| {
+            r.unwrap_or_else(|_| Err(StoreError("the store stopped before the change".into())))
+        })
+    }
+}
+
+/// Where games are kept. The server holds games in memory and writes every
+/// change here before it answers; it reads only at start (the unfinished
+/// games) and for a game no longer in memory.
+///
+/// The SQLite store ([`crate::Sqlite`]) is the one there is; a store shared
+/// by several servers (PostgreSQL) would implement the same five calls.
+pub trait Store: Send + Sync + 'static {
+    /// Queues a change; the returned [`Pending`] resolves once the change
+    /// is durable. Changes are applied in the order they are queued.
+    fn write(&self, change: Change) -> Pending;
+
+    /// The game with this id, moves and all.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Every game not over, moves and all.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError>;
+
+    /// How many games there are of each status.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn counts(&self) -> Result<Counts, StoreError>;
+
+    /// Writes every queued change and closes the store.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the last writes or the close fail.
+    fn close(&self) -> Result<(), StoreError>;
+}

@@ -1,0 +1,304 @@
+//! Request bodies: what a client may send, read strictly.
+//!
+//! Every body is a JSON object with only the fields named here; a missing
+//! required field, an unknown field, a field of the wrong type or a value
+//! out of range is a [`BodyError`] (400 `bad_request`). The size limit
+//! (16 KiB, 413) is checked before a body is read.
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{GameKind, Level};
+
+/// The most bytes a request body may hold.
+pub const BODY_MAX: usize = 16 * 1024;
+/// The most bytes a move text may hold.
+pub const MOVE_MAX: usize = 64;
+
+/// What is wrong with a request body.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BodyError(pub String);
+
+fn json<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, BodyError> {
+    if body.is_empty() {
+        return Err(BodyError(
+            "the body is empty; it must be a JSON object".into(),
+        ));
+    }
+    let text = std::str::from_utf8(body).map_err(|e| {
+        BodyError(format!(
+            "the body is not UTF-8 (at byte {})",
+            e.valid_up_to()
+        ))
+    })?;
+    // serde reads a struct from a JSON list too; the contract's bodies are
+    // objects.
+    if !text.trim_start().starts_with('{') {
+        return Err(BodyError("the body must be a JSON object".into()));
+    }
+    serde_json::from_str(text)
+        .map_err(|e| BodyError(format!("the body is not the JSON asked for: {e}")))
+}
+
+/// Who the creator plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Opponent {
+    /// The server's bot.
+    #[default]
+    Bot,
+    /// A friend who opens the invite link.
+    Friend,
+}
+
+/// The creator's seat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideChoice {
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+    /// Either, by a coin the server throws.
+    #[default]
+    Random,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LevelField {
+    Number(u64),
+    Word(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateBody {
+    game: String,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    opponent: Option<Opponent>,
+    #[serde(default)]
+    level: Option<LevelField>,
+    #[serde(default)]
+    side: Option<SideChoice>,
+}
+
+/// `POST /api/games`: a new game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CreateRequest {
+    /// The game.
+    #[serde(serialize_with = "kind_out")]
+    pub game: GameKind,
+    /// The rules text as given (the game's default when `None`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<String>,
+    /// The bot, or a friend.
+    pub opponent: Opponent,
+    /// The bot's level.
+    #[serde(serialize_with = "level_out")]
+    pub level: Level,
+    /// The creator's seat.
+    pub side: SideChoice,
+}
+
+fn kind_out<S: serde::Serializer>(kind: &GameKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.as_str())
+}
+
+fn level_out<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+    match level {
+        Level::Ladder(n) => s.serialize_u8(*n),
+        Level::Perfect => s.serialize_str("perfect"),
+    }
+}
+
+/// Reads a create body.
+///
+/// # Errors
+///
+/// [`BodyError`] naming what is wrong.
+///
+/// ```
+/// use race_server::wire::{parse_create, Opponent};
+///
+/// let req = parse_create(br#"{"game": "senet", "opponent": "friend"}"#)?;
+/// assert_eq!(req.opponent, Opponent::Friend);
+/// assert!(parse_create(br#"{"game": "chess"}"#).is_err());
+/// assert!(parse_create(br#"{"game": "ur", "level": 5}"#).is_err());
+/// # Ok::<(), race_server::wire::BodyError>(())
+/// ```
+pub fn parse_create(body: &[u8]) -> Result<CreateRequest, BodyError> {
+    let raw: CreateBody = json(body)?;
+    let game = GameKind::from_word(&raw.game).ok_or_else(|| {
+        BodyError(format!(
+            "there is no game {:?}; the games are \"ur\" and \"senet\"",
+            raw.game
+        ))
+    })?;
+    let level =
+        match raw.level {
+            None => Level::TOP,
+            Some(LevelField::Number(n)) => u8::try_from(n)
+                .ok()
+                .and_then(Level::ladder)
+                .ok_or_else(|| {
+                    BodyError(format!(
+                        "there is no level {n}; the levels are 1 to 4 and \"perfect\""
+                    ))
+                })?,
+            Some(LevelField::Word(w)) => match w.as_str() {
+                "perfect" => Level::Perfect,
+                _ => {
+                    return Err(BodyError(format!(
+                        "there is no level {w:?}; the levels are 1 to 4 and \"perfect\""
+                    )));
+                }
+            },
+        };
+    Ok(CreateRequest {
+        game,
+        rules: raw.rules,
+        opponent: raw.opponent.unwrap_or_default(),
+        level,
+        side: raw.side.unwrap_or_default(),
+    })
+}
+
+/// `POST /api/games/{id}/moves`: a move for a ply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The ply the move is for (the state's `ply`).
+    pub ply: u32,
+    /// The move text.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// Reads a move body; the move text may hold at most [`MOVE_MAX`] bytes.
+///
+/// # Errors
+///
+/// [`BodyError`] naming what is wrong.
+///
+/// ```
+/// use race_server::wire::parse_move;
+///
+/// assert_eq!(parse_move(br#"{"ply": 3, "move": "a2-d2"}"#)?.ply, 3);
+/// assert!(parse_move(br#"{"ply": -1, "move": "a2-d2"}"#).is_err());
+/// assert!(parse_move(br#"{"ply": 3, "move": "a2-d2", "x": 1}"#).is_err());
+/// # Ok::<(), race_server::wire::BodyError>(())
+/// ```
+pub fn parse_move(body: &[u8]) -> Result<MoveRequest, BodyError> {
+    let req: MoveRequest = json(body)?;
+    if req.mv.len() > MOVE_MAX {
+        return Err(BodyError(format!(
+            "a move text holds at most {MOVE_MAX} bytes, not {}",
+            req.mv.len()
+        )));
+    }
+    Ok(req)
+}
+
+/// `POST /api/games/{id}/join`: the invite token of the open seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The invite token (from the link's `#join=`).
+    pub invite: String,
+}
+
+/// Reads a join body.
+///
+/// # Errors
+///
+/// [`BodyError`] naming what is wrong.
+pub fn parse_join(body: &[u8]) -> Result<JoinRequest, BodyError> {
+    json(body)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Empty {}
+
+/// Reads a resign body: nothing, or an empty JSON object.
+///
+/// # Errors
+///
+/// [`BodyError`] for anything else.
+pub fn parse_resign(body: &[u8]) -> Result<(), BodyError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    json::<Empty>(body).map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn create_defaults_and_levels() {
+        let req = parse_create(br#"{"game": "ur"}"#).unwrap();
+        assert_eq!(
+            req,
+            CreateRequest {
+                game: GameKind::Ur,
+                rules: None,
+                opponent: Opponent::Bot,
+                level: Level::TOP,
+                side: SideChoice::Random
+            }
+        );
+        let req = parse_create(
+            br#"{"game": "ur", "rules": "masters", "opponent": "bot", "level": "perfect", "side": "dark"}"#,
+        )
+        .unwrap();
+        assert_eq!(req.level, Level::Perfect);
+        assert_eq!(req.side, SideChoice::Dark);
+        for bad in [
+            &br#"{}"#[..],
+            br#"{"game": 1}"#,
+            br#"{"game": "ur", "level": 0}"#,
+            br#"{"game": "ur", "level": "top"}"#,
+            br#"{"game": "ur", "level": 1.5}"#,
+            br#"{"game": "ur", "side": "left"}"#,
+            br#"{"game": "ur", "opponent": "cat"}"#,
+            br#"{"game": "ur", "token": "x"}"#,
+            br#"[]"#,
+            b"",
+            b"\xff\xfe",
+        ] {
+            assert!(
+                parse_create(bad).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
+    #[test]
+    fn move_text_is_limited() {
+        let ok = format!(r#"{{"ply": 0, "move": "{}"}}"#, "a".repeat(MOVE_MAX));
+        assert!(parse_move(ok.as_bytes()).is_ok());
+        let long = format!(r#"{{"ply": 0, "move": "{}"}}"#, "a".repeat(MOVE_MAX + 1));
+        assert!(parse_move(long.as_bytes()).unwrap_err().0.contains("64"));
+        assert!(parse_move(br#"{"ply": 4294967296, "move": "x"}"#).is_err());
+        assert!(parse_move(br#"{"ply": "1", "move": "x"}"#).is_err());
+        assert!(parse_move(br#"{"move": "x"}"#).is_err());
+    }
+
+    #[test]
+    fn resign_takes_nothing_or_an_empty_object() {
+        assert!(parse_resign(b"").is_ok());
+        assert!(parse_resign(b" {} ").is_ok());
+        assert!(parse_resign(br#"{"side": "light"}"#).is_err());
+        // Lists are not objects, though serde would read a struct from one.
+        assert!(parse_resign(b"[]").is_err());
+        assert!(parse_move(br#"[3, "a2-d2"]"#).is_err());
+        assert!(parse_join(br#"["x"]"#).is_err());
+        assert!(parse_join(br#"{"invite": 5}"#).is_err());
+    }
+}
