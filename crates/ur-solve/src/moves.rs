@@ -32,11 +32,11 @@ impl Index {
         if roll == 0 || self.is_over(st) {
             return 0;
         }
-        let theirs_m = self.theirs_in_mine(st.theirs);
+        let theirs_on_mine = self.theirs_in_mine(st.theirs);
         let safe = self.variant().safe_rosettes();
         let blocked = st.mine
             | if safe {
-                theirs_m & self.rosette_mask
+                theirs_on_mine & self.rosette_mask
             } else {
                 0
             };
@@ -44,17 +44,17 @@ impl Index {
         let on_board = st.mine.count_ones() as u8;
         let mut n = 0;
         if st.my_home + on_board < self.pieces() && blocked & (1 << roll) == 0 {
-            f(self.successor(st, 0, roll, theirs_m));
+            f(self.successor(st, 0, roll, theirs_on_mine));
             n += 1;
         }
-        let mut m = st.mine;
-        while m != 0 {
-            let s = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let t = s + roll;
-            if t >= home {
-                if t == home {
-                    let mine = st.mine & !(1 << s);
+        let mut pieces = st.mine;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let to = from + roll;
+            if to >= home {
+                if to == home {
+                    let mine = st.mine & !(1 << from);
                     f(Successor {
                         next: State {
                             mine: st.theirs,
@@ -68,28 +68,29 @@ impl Index {
                 }
                 break;
             }
-            if blocked & (1 << t) == 0 {
-                f(self.successor(st, s, t, theirs_m));
+            if blocked & (1 << to) == 0 {
+                f(self.successor(st, from, to, theirs_on_mine));
                 n += 1;
             }
         }
         n
     }
 
-    /// A move from step `s` (0 for the hand) to step `t` on the board.
+    /// A move from step `from` (0 for the hand) to step `to` on the board;
+    /// `theirs_on_mine` is their pieces as steps of my route.
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
-        reason = "hot path; `t` is a step of the route, at most 16, inside the 32 entries \
+        reason = "hot path; `to` is a step of the route, at most 16, inside the 32 entries \
                   of `mine_to_theirs`"
     )]
-    fn successor(&self, st: State, s: u8, t: u8, theirs_m: u32) -> Successor {
-        let mine = (st.mine & !(1u32 << s)) | (1 << t);
+    fn successor(&self, st: State, from: u8, to: u8, theirs_on_mine: u32) -> Successor {
+        let mine = (st.mine & !(1u32 << from)) | (1 << to);
         let mut theirs = st.theirs;
-        if theirs_m & (1 << t) != 0 {
-            theirs &= !(1u32 << self.mine_to_theirs[usize::from(t)]);
+        if theirs_on_mine & (1 << to) != 0 {
+            theirs &= !(1u32 << self.mine_to_theirs[usize::from(to)]);
         }
-        if self.rosette_mask & (1 << t) != 0 {
+        if self.rosette_mask & (1 << to) != 0 {
             Successor {
                 next: State { mine, theirs, ..st },
                 again: true,

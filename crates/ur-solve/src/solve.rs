@@ -866,7 +866,7 @@ pub fn solve(
     let terminal: u64 = (0..=p)
         .flat_map(|a| (0..=p).map(move |b| (a, b)))
         .filter(|&(a, b)| a == p || b == p)
-        .map(|(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .map(|(a, b)| index.layer_len(a, b))
         .sum();
     let mut done = terminal;
     let threads = options.threads.max(1);
@@ -875,7 +875,7 @@ pub fn solve(
     // being solved: 2 + 2 × rolls words a pair.
     let largest = pairs
         .iter()
-        .map(|&(a, b)| index.layer_range(a, b).end - index.layer_range(a, b).start)
+        .map(|&(a, b)| index.layer_len(a, b))
         .max()
         .unwrap_or(0);
     let entries_len = usize::try_from(largest * stride as u64)
@@ -889,10 +889,7 @@ pub fn solve(
         } else {
             vec![(a, b), (b, a)]
         };
-        let size: u64 = halves
-            .iter()
-            .map(|&(x, y)| index.layer_range(x, y).end - index.layer_range(x, y).start)
-            .sum();
+        let size: u64 = halves.iter().map(|&(x, y)| index.layer_len(x, y)).sum();
         let t = if size < PARALLEL_MIN { 1 } else { threads };
         // Only the half (a, b) is walked: each state is settled together
         // with its mirror in (b, a) (or in (a, a), once per pair).
@@ -998,7 +995,7 @@ pub fn solve(
             let blocks = index.blocks(x, y);
             let chunks = split(&blocks, threads);
             worst = worst.max(par_max(chunks, |part| solver.residual(part, x, y)));
-            checked += index.layer_range(x, y).end - index.layer_range(x, y).start;
+            checked += index.layer_len(x, y);
         }
         progress(&Progress {
             stage: Stage::Residual,
