@@ -491,6 +491,33 @@ impl Index {
         out
     }
 
+    /// Calls `f(index, state)` for every state of some blocks of the layer
+    /// (my home, their home), last index first.
+    #[inline(always)]
+    pub(crate) fn for_each_state(
+        &self,
+        blocks: &[Block],
+        (my_home, their_home): (u8, u8),
+        mut f: impl FnMut(u64, State),
+    ) {
+        for block in blocks.iter().rev() {
+            let mut index = block.first + block.len();
+            for my_rank in (0..block.my_subsets).rev() {
+                let mine = block.mine | self.private_steps(my_rank);
+                for their_rank in (0..block.their_subsets).rev() {
+                    index -= 1;
+                    let st = State {
+                        mine,
+                        theirs: block.theirs | self.private_steps(their_rank),
+                        my_home,
+                        their_home,
+                    };
+                    f(index, st);
+                }
+            }
+        }
+    }
+
     /// Private subset of rank `rank`, as steps.
     #[inline(always)]
     #[allow(
