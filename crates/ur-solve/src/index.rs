@@ -347,8 +347,8 @@ impl Index {
     /// The index of a state, or `None` for a state the index does not hold
     /// (see [`Index::is_valid`]).
     #[must_use]
-    pub fn rank(&self, st: State) -> Option<u64> {
-        self.is_valid(st).then(|| self.rank_valid(st))
+    pub fn rank(&self, state: State) -> Option<u64> {
+        self.is_valid(state).then(|| self.rank_valid(state))
     }
 
     /// The index of a state that is valid: pieces on steps 1..=len only, no
@@ -374,30 +374,30 @@ impl Index {
         clippy::indexing_slicing,
         reason = "hot path; every index is in bounds for a valid state (proof above)"
     )]
-    pub(crate) fn rank_valid(&self, st: State) -> u64 {
-        let layer = self.layer(st.my_home, st.their_home);
-        let my_shared = self.compress_shared(st.mine);
-        let their_shared = self.compress_shared(st.theirs);
+    pub(crate) fn rank_valid(&self, state: State) -> u64 {
+        let layer = self.layer(state.my_home, state.their_home);
+        let my_shared = self.compress_shared(state.mine);
+        let their_shared = self.compress_shared(state.theirs);
         let arrangement = (self.arrangement_of_mine[my_shared]
             + self.arrangement_of_theirs[their_shared]) as usize;
-        let their_private_max = self.pieces - st.their_home - their_shared.count_ones() as u8;
+        let their_private_max = self.pieces - state.their_home - their_shared.count_ones() as u8;
         let within = u64::from(self.arrangement_start[layer][arrangement])
-            + u64::from(self.private_rank[self.compress_private(st.mine)])
+            + u64::from(self.private_rank[self.compress_private(state.mine)])
                 * u64::from(self.subsets_up_to[usize::from(their_private_max.min(7))])
-            + u64::from(self.private_rank[self.compress_private(st.theirs)]);
+            + u64::from(self.private_rank[self.compress_private(state.theirs)]);
         self.layer_start[layer] + within
     }
 
     /// Whether a state is one the index holds.
     #[must_use]
-    pub fn is_valid(&self, st: State) -> bool {
+    pub fn is_valid(&self, state: State) -> bool {
         let board = ((1u32 << (self.route_len + 1)) - 1) & !1;
         let p = u32::from(self.pieces);
-        st.mine & !board == 0
-            && st.theirs & !board == 0
-            && st.mine & self.theirs_in_mine(st.theirs) == 0
-            && st.mine.count_ones() + u32::from(st.my_home) <= p
-            && st.theirs.count_ones() + u32::from(st.their_home) <= p
+        state.mine & !board == 0
+            && state.theirs & !board == 0
+            && state.mine & self.theirs_in_mine(state.theirs) == 0
+            && state.mine.count_ones() + u32::from(state.my_home) <= p
+            && state.theirs.count_ones() + u32::from(state.their_home) <= p
     }
 
     /// The state at an index, or `None` past the end.
@@ -506,13 +506,13 @@ impl Index {
                 let mine = block.mine | self.private_steps(my_rank);
                 for their_rank in (0..block.their_subsets).rev() {
                     index -= 1;
-                    let st = State {
+                    let state = State {
                         mine,
                         theirs: block.theirs | self.private_steps(their_rank),
                         my_home,
                         their_home,
                     };
-                    f(index, st);
+                    f(index, state);
                 }
             }
         }
@@ -557,14 +557,14 @@ impl Index {
         let (Some(mine), Some(theirs)) = (mask(me), mask(me.other())) else {
             return Err(LookupError::Inconsistent(position.to_string()));
         };
-        let st = State {
+        let state = State {
             mine,
             theirs,
             my_home: position.home(me),
             their_home: position.home(me.other()),
         };
-        if self.is_valid(st) {
-            Ok(st)
+        if self.is_valid(state) {
+            Ok(state)
         } else {
             Err(LookupError::Inconsistent(position.to_string()))
         }
@@ -572,10 +572,10 @@ impl Index {
 
     /// The position of a state with `side` to move.
     #[must_use]
-    pub fn position(&self, st: State, side: Side) -> Position {
+    pub fn position(&self, state: State, side: Side) -> Position {
         let route: Route = self.variant.route();
         let mut pos = Position::EMPTY.with_side(side);
-        for (who, mask) in [(side, st.mine), (side.other(), st.theirs)] {
+        for (who, mask) in [(side, state.mine), (side.other(), state.theirs)] {
             let mut m = mask;
             while m != 0 {
                 let s = m.trailing_zeros() as u8;
@@ -586,15 +586,15 @@ impl Index {
             }
         }
         let p = self.pieces;
-        let hand_me = p.saturating_sub(st.my_home + st.mine.count_ones() as u8);
-        let hand_them = p.saturating_sub(st.their_home + st.theirs.count_ones() as u8);
+        let hand_me = p.saturating_sub(state.my_home + state.mine.count_ones() as u8);
+        let hand_them = p.saturating_sub(state.their_home + state.theirs.count_ones() as u8);
         let set = |pos: Position, who: Side, hand: u8, home: u8| {
             pos.with_hand(who, hand)
                 .and_then(|q| q.with_home(who, home))
                 .unwrap_or(pos)
         };
-        let pos = set(pos, side, hand_me, st.my_home);
-        set(pos, side.other(), hand_them, st.their_home)
+        let pos = set(pos, side, hand_me, state.my_home);
+        set(pos, side.other(), hand_them, state.their_home)
     }
 
     /// The index of a position (from its side to move).
@@ -603,7 +603,7 @@ impl Index {
     ///
     /// As [`Index::state`].
     pub fn rank_position(&self, position: &Position) -> Result<u64, LookupError> {
-        self.state(position).map(|st| self.rank_valid(st))
+        self.state(position).map(|state| self.rank_valid(state))
     }
 
     /// How many private cells each side has.

@@ -176,8 +176,8 @@ pub trait WinChances {
 
     /// The chance that the side to move wins a state, before it throws;
     /// `None` for a state the index does not hold.
-    fn state_value(&self, st: State) -> Option<f64> {
-        self.index().rank(st).map(|i| self.value_at(i))
+    fn state_value(&self, state: State) -> Option<f64> {
+        self.index().rank(state).map(|i| self.value_at(i))
     }
 
     /// The chance that the side to move in `position` wins, before it
@@ -191,7 +191,7 @@ pub trait WinChances {
         let index = self.index();
         index
             .state(position)
-            .map(|st| self.value_at(index.rank_valid(st)))
+            .map(|state| self.value_at(index.rank_valid(state)))
     }
 
     /// The rule set.

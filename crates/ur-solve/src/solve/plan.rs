@@ -157,8 +157,8 @@ impl<'b> Shares<'b> {
         let mut entries = 0;
         for part in split(blocks, threads) {
             let mut n = 0;
-            index.for_each_state(part, (a, b), |i, st| {
-                if a != b || index.rank_valid(st.mirror()) >= i {
+            index.for_each_state(part, (a, b), |at, state| {
+                if a != b || index.rank_valid(state.mirror()) >= at {
                     n += 1;
                 }
             });

@@ -175,14 +175,14 @@ impl<'a> Solver<'a> {
     fn layer_residual(&self, blocks: &[Block], layer: (u8, u8)) -> f64 {
         let mut worst = 0.0f64;
         let mut choices = [Code::NO_MOVE; ROLLS_MAX];
-        self.index.for_each_state(blocks, layer, |i, st| {
-            let equation = self.equation(st, &mut choices, None);
+        self.index.for_each_state(blocks, layer, |at, state| {
+            let equation = self.equation(state, &mut choices, None);
             let bellman = if equation.passes > 0.0 {
-                equation.moves + equation.passes * self.values.of(self.rules.turn_lost(st))
+                equation.moves + equation.passes * self.values.of(self.rules.turn_lost(state))
             } else {
                 equation.moves
             };
-            worst = worst.max((bellman - self.values.get(i as usize)).abs());
+            worst = worst.max((bellman - self.values.get(at as usize)).abs());
         });
         worst
     }
@@ -193,7 +193,7 @@ impl<'a> Solver<'a> {
     #[inline(always)]
     fn equation(
         &self,
-        st: State,
+        state: State,
         choices: &mut [Code; ROLLS_MAX],
         mut list: Option<&mut SuccessorList>,
     ) -> Equation {
@@ -203,7 +203,7 @@ impl<'a> Solver<'a> {
         for ((k, &(roll, p)), choice) in self.rules.rolls().iter().enumerate().zip(choices) {
             let mut best = -1.0f64;
             *choice = Code::NO_MOVE;
-            let moves = self.rules.for_each_successor(st, roll, |code| {
+            let moves = self.rules.for_each_successor(state, roll, |code| {
                 if let Some(list) = list.as_mut() {
                     list.push(code);
                 }
@@ -311,31 +311,32 @@ impl<'a> Solver<'a> {
         let mut state_choices = [Code::NO_MOVE; ROLLS_MAX];
         let mut mirror_choices = [Code::NO_MOVE; ROLLS_MAX];
         let mut slots = entries.iter();
-        self.index.for_each_state(blocks, pair.first(), |at, st| {
-            let mirror = st.mirror();
-            let mirror_at = self.index.rank_valid(mirror);
-            if pair.my_home == pair.their_home && mirror_at < at {
-                // Settled with its mirror, which comes later in the walk.
-                return;
-            }
-            let (state_equation, mirror_equation) = if list.has_room() {
-                list.pair_listed();
-                (
-                    self.equation(st, &mut state_choices, Some(&mut *list)),
-                    self.equation(mirror, &mut mirror_choices, Some(&mut *list)),
-                )
-            } else {
-                (
-                    self.equation(st, &mut state_choices, None),
-                    self.equation(mirror, &mut mirror_choices, None),
-                )
-            };
-            let indices = (at as usize, mirror_at as usize);
-            change = change.max(self.settle(indices, state_equation, mirror_equation));
-            if let Some(entry) = slots.next() {
-                entry.record((at, mirror_at), [&state_choices, &mirror_choices]);
-            }
-        });
+        self.index
+            .for_each_state(blocks, pair.first(), |at, state| {
+                let mirror = state.mirror();
+                let mirror_at = self.index.rank_valid(mirror);
+                if pair.my_home == pair.their_home && mirror_at < at {
+                    // Settled with its mirror, which comes later in the walk.
+                    return;
+                }
+                let (state_equation, mirror_equation) = if list.has_room() {
+                    list.pair_listed();
+                    (
+                        self.equation(state, &mut state_choices, Some(&mut *list)),
+                        self.equation(mirror, &mut mirror_choices, Some(&mut *list)),
+                    )
+                } else {
+                    (
+                        self.equation(state, &mut state_choices, None),
+                        self.equation(mirror, &mut mirror_choices, None),
+                    )
+                };
+                let indices = (at as usize, mirror_at as usize);
+                change = change.max(self.settle(indices, state_equation, mirror_equation));
+                if let Some(entry) = slots.next() {
+                    entry.record((at, mirror_at), [&state_choices, &mirror_choices]);
+                }
+            });
         change
     }
 
@@ -360,12 +361,12 @@ impl<'a> Solver<'a> {
                     self.listed_equation(&mut reader, entry.mirror_choices()),
                 )
             } else {
-                let Some(st) = self.index.unrank(indices.0 as u64) else {
+                let Some(state) = self.index.unrank(indices.0 as u64) else {
                     continue;
                 };
                 let equations = (
-                    self.equation(st, &mut state_choices, None),
-                    self.equation(st.mirror(), &mut mirror_choices, None),
+                    self.equation(state, &mut state_choices, None),
+                    self.equation(state.mirror(), &mut mirror_choices, None),
                 );
                 entry.choose([&state_choices, &mirror_choices]);
                 equations

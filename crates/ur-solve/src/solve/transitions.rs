@@ -135,21 +135,29 @@ impl<'a> Transitions<'a> {
         self.never_moves
     }
 
-    /// Calls `f` with each successor `roll` allows in `st`, in the
+    /// Calls `f` with each successor `roll` allows in `state`, in the
     /// reference order, and returns how many there were.
     #[inline(always)]
-    pub(super) fn for_each_successor(&self, st: State, roll: u8, mut f: impl FnMut(Code)) -> usize {
+    pub(super) fn for_each_successor(
+        &self,
+        state: State,
+        roll: u8,
+        mut f: impl FnMut(Code),
+    ) -> usize {
         let index = self.index;
-        index.for_each_move(st, roll, |s| {
-            f(Code::successor(index.rank_valid(s.next), !s.again));
+        index.for_each_move(state, roll, |successor| {
+            f(Code::successor(
+                index.rank_valid(successor.next),
+                !successor.again,
+            ));
         })
     }
 
     /// The successor of a throw that allows no move: the same position,
     /// the other side to move.
     #[inline(always)]
-    pub(super) fn turn_lost(&self, st: State) -> Code {
-        Code::successor(self.index.rank_valid(st.mirror()), true)
+    pub(super) fn turn_lost(&self, state: State) -> Code {
+        Code::successor(self.index.rank_valid(state.mirror()), true)
     }
 
     /// The value of a finished game for the side to move in the layer (my
