@@ -262,9 +262,10 @@ impl<'a> Solver<'a> {
         equation
     }
 
-    /// Stores the exact solution of the equations of a state and its
-    /// mirror (`vs = as + qs (1 − vm)`, `vm = am + qm (1 − vs)`), or of a
-    /// state that is its own mirror; returns the largest change.
+    /// Stores the exact solution of the equations of a state `s` and its
+    /// mirror `m` (`vs = as + qs (1 − vm)`, `vm = am + qm (1 − vs)`, with
+    /// `a` an equation's `moves` and `q` its `passes`), or of a state that
+    /// is its own mirror; returns the largest change.
     #[inline(always)]
     fn settle(&self, (s, m): (usize, usize), state: Equation, mirror: Equation) -> f64 {
         let Equation {
