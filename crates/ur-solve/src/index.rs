@@ -11,9 +11,10 @@
 //! Layout, from the outside in:
 //!
 //! 1. the layer: (my home, their home), `a * (pieces + 1) + b`;
-//! 2. the shared cells as a base-3 number (0 empty, 1 mine, 2 theirs; the
-//!    cell at my lowest shared step is the least significant digit), only
-//!    the arrangements that fit the layer's pieces, through a prefix table;
+//! 2. the shared cells as a base-3 number, the *arrangement* (0 empty,
+//!    1 mine, 2 theirs; the cell at my lowest shared step is the least
+//!    significant digit), only the arrangements that fit the layer's
+//!    pieces, through a table of where each arrangement starts;
 //! 3. my private cells (a subset ranked by size, then colex), times the
 //!    number of subsets their private cells may take;
 //! 4. their private cells.
@@ -59,33 +60,44 @@ impl State {
 }
 
 /// The index of one rule set's states (see the module documentation).
+///
+/// Masks of the shared cells are kept *compressed*: bit `i` for the shared
+/// step `first_shared + i`, the same run of steps on both routes. Masks of
+/// the private cells likewise: bit `i` for the `i`-th private step, those
+/// below the shared run first.
 #[derive(Clone, Debug)]
 pub struct Index {
     variant: Variant,
     pieces: u8,
-    len: u8,
-    /// Shared steps are `lo..=hi` (the same range on both routes).
-    lo: u8,
-    nshared: u8,
-    npriv: u8,
+    route_len: u8,
+    /// The shared steps are `first_shared..first_shared + shared_cells` on
+    /// both routes.
+    first_shared: u8,
+    shared_cells: u8,
+    private_cells: u8,
     /// Steps of my route (bit per step) that are rosettes.
     pub(crate) rosette_mask: u32,
     /// My shared step → their step of the same cell (0 elsewhere).
     pub(crate) mine_to_theirs: [u8; 32],
-    /// Their shared bits (compressed) → the same cells as steps of mine.
+    /// Their compressed shared mask → the same cells as steps of mine.
     theirs_in_mine: Vec<u32>,
-    /// Compressed shared bits → base-3 digits (1 for mine, 2 for theirs).
-    tern_mine: Vec<u32>,
-    tern_theirs: Vec<u32>,
-    /// Private subsets ranked by size, then colex; and back.
-    rank_priv: Vec<u32>,
-    unrank_priv: Vec<u32>,
+    /// A compressed shared mask of mine → its arrangement (a digit 1 for
+    /// each of my pieces).
+    arrangement_of_mine: Vec<u32>,
+    /// Their compressed shared mask → its arrangement (a digit 2 for each
+    /// of their pieces, at the digit of the same cell of mine).
+    arrangement_of_theirs: Vec<u32>,
+    /// Compressed private mask → its rank (by size, then colex).
+    private_rank: Vec<u32>,
+    /// Rank → compressed private mask.
+    private_subset: Vec<u32>,
     /// How many private subsets have at most `c` cells, by `c`.
-    count_priv: [u32; 8],
+    subsets_up_to: [u32; 8],
     /// First index of each layer, and one past the end at the back.
-    layer_base: Vec<u64>,
-    /// Per layer: prefix count of each base-3 shared arrangement (3^n + 1).
-    sbase: Vec<Vec<u32>>,
+    layer_start: Vec<u64>,
+    /// Per layer: where each arrangement's states start within the layer
+    /// (`3^shared_cells` entries, then the layer's size).
+    arrangement_start: Vec<Vec<u32>>,
     /// Cell → step on each side's route (0 when not on it).
     cell_step: [[u8; 20]; 2],
 }
@@ -98,20 +110,20 @@ fn choose(n: u32, k: u32) -> u64 {
     (0..u64::from(k)).fold(1, |r, i| r * (u64::from(n) - i) / (i + 1))
 }
 
-/// `count_priv[c.min(7)]`: subsets of at most `c` private steps, the count
-/// for 7 standing for every larger `c`.
-fn capped(count_priv: &[u32; 8], c: usize) -> u32 {
-    let [.., top] = *count_priv;
-    count_priv.get(c).copied().unwrap_or(top)
+/// `subsets_up_to[cells.min(7)]`: subsets of at most `cells` private
+/// steps, the count for 7 standing for every larger number.
+fn subsets_at_most(subsets_up_to: &[u32; 8], cells: usize) -> u32 {
+    let [.., all] = *subsets_up_to;
+    subsets_up_to.get(cells).copied().unwrap_or(all)
 }
 
 impl Index {
     /// Builds the index of a rule set (a few milliseconds; the long route's
-    /// prefix tables take about 130 MB for 7 pieces).
+    /// arrangement tables take about 130 MB for 7 pieces).
     #[must_use]
     pub fn new(variant: &Variant) -> Index {
         let route = variant.route();
-        let len = route.len();
+        let route_len = route.len();
         let pieces = variant.pieces();
         let mut cell_step = [[0u8; 20]; 2];
         for (side, row) in Side::ALL.into_iter().zip(&mut cell_step) {
@@ -122,123 +134,127 @@ impl Index {
         let mut shared_mask = 0u32;
         let mut rosette_mask = 0u32;
         let mut mine_to_theirs = [0u8; 32];
-        for s in 1..=len {
-            if let Some(sq) = route.square(Side::Light, s) {
+        for step in 1..=route_len {
+            if let Some(sq) = route.square(Side::Light, step) {
                 if sq.is_rosette() {
-                    rosette_mask |= 1 << s;
+                    rosette_mask |= 1 << step;
                 }
-                if let Some(t) = route.step_of(Side::Dark, sq) {
-                    shared_mask |= 1 << s;
-                    if let Some(slot) = mine_to_theirs.get_mut(usize::from(s)) {
-                        *slot = t;
+                if let Some(theirs) = route.step_of(Side::Dark, sq) {
+                    shared_mask |= 1 << step;
+                    if let Some(slot) = mine_to_theirs.get_mut(usize::from(step)) {
+                        *slot = theirs;
                     }
                 }
             }
         }
-        // The shared steps form one run lo..=hi on both routes, and their
-        // steps of the shared cells are the same run.
-        let lo = shared_mask.trailing_zeros() as u8;
-        let nshared = shared_mask.count_ones() as u8;
-        let npriv = len - nshared;
-        let nsh = 1usize << nshared;
-        let mut theirs_in_mine = vec![0u32; nsh];
-        let mut tern_mine = vec![0u32; nsh];
-        let mut tern_theirs = vec![0u32; nsh];
-        let pow3 = |i: u32| 3u32.pow(i);
-        for (x, ((tim, tm), tt)) in theirs_in_mine
+        // The shared steps form one run on both routes, and their steps of
+        // the shared cells are the same run.
+        let first_shared = shared_mask.trailing_zeros() as u8;
+        let shared_cells = shared_mask.count_ones() as u8;
+        let private_cells = route_len - shared_cells;
+        let shared_masks = 1usize << shared_cells;
+        let mut theirs_in_mine = vec![0u32; shared_masks];
+        let mut arrangement_of_mine = vec![0u32; shared_masks];
+        let mut arrangement_of_theirs = vec![0u32; shared_masks];
+        let digit = |i: u32| 3u32.pow(i);
+        for (bits, ((as_mine, mine), theirs)) in theirs_in_mine
             .iter_mut()
-            .zip(&mut tern_mine)
-            .zip(&mut tern_theirs)
+            .zip(&mut arrangement_of_mine)
+            .zip(&mut arrangement_of_theirs)
             .enumerate()
         {
-            for i in 0..u32::from(nshared) {
-                if x & (1 << i) != 0 {
-                    *tm += pow3(i);
-                    // Their step lo+i is my step `m`.
-                    let their_step = u32::from(lo) + i;
-                    let m = (1..=len)
+            for i in 0..u32::from(shared_cells) {
+                if bits & (1 << i) != 0 {
+                    *mine += digit(i);
+                    // Their step first_shared + i is my step `my_step`.
+                    let their_step = u32::from(first_shared) + i;
+                    let my_step = (1..=route_len)
                         .find(|&m| {
                             mine_to_theirs
                                 .get(usize::from(m))
                                 .is_some_and(|&t| u32::from(t) == their_step)
                         })
                         .map_or(0, u32::from);
-                    *tim |= 1 << m;
-                    *tt += 2 * pow3(m - u32::from(lo));
+                    *as_mine |= 1 << my_step;
+                    *theirs += 2 * digit(my_step - u32::from(first_shared));
                 }
             }
         }
         // Private subsets by size then colex.
-        let npv = 1usize << npriv;
-        let mut order: Vec<u32> = (0..npv as u32).collect();
-        order.sort_by_key(|&m| (m.count_ones(), m.reverse_bits()));
-        let mut rank_priv = vec![0u32; npv];
-        for (r, &m) in order.iter().enumerate() {
-            if let Some(slot) = rank_priv.get_mut(m as usize) {
-                *slot = r as u32;
+        let private_masks = 1usize << private_cells;
+        let mut private_subset: Vec<u32> = (0..private_masks as u32).collect();
+        private_subset.sort_by_key(|&m| (m.count_ones(), m.reverse_bits()));
+        let mut private_rank = vec![0u32; private_masks];
+        for (rank, &m) in private_subset.iter().enumerate() {
+            if let Some(slot) = private_rank.get_mut(m as usize) {
+                *slot = rank as u32;
             }
         }
-        let mut count_priv = [0u32; 8];
-        for (c, slot) in count_priv.iter_mut().enumerate() {
-            *slot = (0..=c as u32)
-                .map(|i| choose(u32::from(npriv), i) as u32)
+        let mut subsets_up_to = [0u32; 8];
+        for (cells, slot) in subsets_up_to.iter_mut().enumerate() {
+            *slot = (0..=cells as u32)
+                .map(|i| choose(u32::from(private_cells), i) as u32)
                 .sum();
         }
-        let n3 = 3usize.pow(u32::from(nshared));
+        let arrangements = 3usize.pow(u32::from(shared_cells));
         let p = usize::from(pieces);
-        let mut layer_base = Vec::with_capacity((p + 1) * (p + 1) + 1);
-        let mut sbase = Vec::with_capacity((p + 1) * (p + 1));
+        let mut layer_start = Vec::with_capacity((p + 1) * (p + 1) + 1);
+        let mut arrangement_start = Vec::with_capacity((p + 1) * (p + 1));
         let mut total = 0u64;
-        // Digit counts of each base-3 arrangement; 255 marks a digit above 2
-        // (never produced by a state, whose cells hold one piece at most).
-        let mut kcounts = vec![(0u8, 0u8); n3];
-        for (s, k) in kcounts.iter_mut().enumerate() {
-            let mut v = s;
-            for _ in 0..nshared {
-                match v % 3 {
-                    1 => k.0 += 1,
-                    2 => k.1 += 1,
+        // How many of my pieces and of theirs each arrangement holds (a
+        // digit above 2 is never produced by a state, whose cells hold one
+        // piece at most).
+        let mut digit_counts = vec![(0u8, 0u8); arrangements];
+        for (arrangement, counts) in digit_counts.iter_mut().enumerate() {
+            let mut rest = arrangement;
+            for _ in 0..shared_cells {
+                match rest % 3 {
+                    1 => counts.0 += 1,
+                    2 => counts.1 += 1,
                     _ => {}
                 }
-                v /= 3;
+                rest /= 3;
             }
         }
-        for a in 0..=p {
-            for b in 0..=p {
-                layer_base.push(total);
-                let mut table = Vec::with_capacity(n3 + 1);
+        for my_home in 0..=p {
+            for their_home in 0..=p {
+                layer_start.push(total);
+                let mut starts = Vec::with_capacity(arrangements + 1);
                 let mut run = 0u32;
-                for &(km, kt) in &kcounts {
-                    table.push(run);
-                    let cm = (p - a).checked_sub(usize::from(km));
-                    let ct = (p - b).checked_sub(usize::from(kt));
-                    if let (Some(cm), Some(ct)) = (cm, ct) {
-                        run += capped(&count_priv, cm) * capped(&count_priv, ct);
+                for &(my_shared, their_shared) in &digit_counts {
+                    starts.push(run);
+                    // The pieces left for the private cells, if any are
+                    // not too many.
+                    let my_private = (p - my_home).checked_sub(usize::from(my_shared));
+                    let their_private = (p - their_home).checked_sub(usize::from(their_shared));
+                    if let (Some(mine), Some(theirs)) = (my_private, their_private) {
+                        run += subsets_at_most(&subsets_up_to, mine)
+                            * subsets_at_most(&subsets_up_to, theirs);
                     }
                 }
-                table.push(run);
+                starts.push(run);
                 total += u64::from(run);
-                sbase.push(table);
+                arrangement_start.push(starts);
             }
         }
-        layer_base.push(total);
+        layer_start.push(total);
         Index {
             variant: *variant,
             pieces,
-            len,
-            lo,
-            nshared,
-            npriv,
+            route_len,
+            first_shared,
+            shared_cells,
+            private_cells,
             rosette_mask,
             mine_to_theirs,
             theirs_in_mine,
-            tern_mine,
-            tern_theirs,
-            rank_priv,
-            unrank_priv: order,
-            count_priv,
-            layer_base,
-            sbase,
+            arrangement_of_mine,
+            arrangement_of_theirs,
+            private_rank,
+            private_subset,
+            subsets_up_to,
+            layer_start,
+            arrangement_start,
             cell_step,
         }
     }
@@ -258,14 +274,14 @@ impl Index {
     /// Steps of the route on the board (14 or 16).
     #[must_use]
     pub const fn route_len(&self) -> u8 {
-        self.len
+        self.route_len
     }
 
     /// How many states there are (one side to move).
     #[must_use]
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> u64 {
-        self.layer_base.last().copied().unwrap_or(0)
+        self.layer_start.last().copied().unwrap_or(0)
     }
 
     /// The layer number of (my home, their home).
@@ -278,31 +294,42 @@ impl Index {
     /// count is above the pieces a side has.
     #[must_use]
     pub fn layer_range(&self, my_home: u8, their_home: u8) -> std::ops::Range<u64> {
-        let l = self.layer(my_home, their_home);
+        let layer = self.layer(my_home, their_home);
         let pieces = self.pieces;
-        match self.layer_base.get(l..=l + 1) {
+        match self.layer_start.get(layer..=layer + 1) {
             Some(&[start, end]) if my_home <= pieces && their_home <= pieces => start..end,
             _ => self.len()..self.len(),
         }
     }
 
+    /// How many states a layer holds (0 when a home count is above the
+    /// pieces a side has).
+    #[must_use]
+    pub fn layer_len(&self, my_home: u8, their_home: u8) -> u64 {
+        let range = self.layer_range(my_home, their_home);
+        range.end - range.start
+    }
+
+    /// The shared cells of a mask, compressed.
     #[inline(always)]
     fn compress_shared(&self, mask: u32) -> usize {
-        ((mask >> self.lo) & ((1 << self.nshared) - 1)) as usize
+        ((mask >> self.first_shared) & ((1 << self.shared_cells) - 1)) as usize
     }
 
+    /// The private cells of a mask, compressed.
     #[inline(always)]
-    fn compress_priv(&self, mask: u32) -> usize {
-        let low = (mask >> 1) & ((1 << (self.lo - 1)) - 1);
-        let high = mask >> (u32::from(self.lo) + u32::from(self.nshared));
-        (low | (high << (self.lo - 1))) as usize
+    fn compress_private(&self, mask: u32) -> usize {
+        let low = (mask >> 1) & ((1 << (self.first_shared - 1)) - 1);
+        let high = mask >> (u32::from(self.first_shared) + u32::from(self.shared_cells));
+        (low | (high << (self.first_shared - 1))) as usize
     }
 
+    /// A compressed private mask as steps.
     #[inline(always)]
-    fn expand_priv(&self, bits: u32) -> u32 {
-        let nlow = u32::from(self.lo) - 1;
-        let low = (bits & ((1 << nlow) - 1)) << 1;
-        let high = (bits >> nlow) << (u32::from(self.lo) + u32::from(self.nshared));
+    fn expand_private(&self, bits: u32) -> u32 {
+        let below = u32::from(self.first_shared) - 1;
+        let low = (bits & ((1 << below) - 1)) << 1;
+        let high = (bits >> below) << (u32::from(self.first_shared) + u32::from(self.shared_cells));
         low | high
     }
 
@@ -310,8 +337,8 @@ impl Index {
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
-        reason = "hot path; `compress_shared` keeps `nshared` bits, below the \
-                  `1 << nshared` entries of `theirs_in_mine`"
+        reason = "hot path; `compress_shared` keeps `shared_cells` bits, below the \
+                  `1 << shared_cells` entries of `theirs_in_mine`"
     )]
     pub(crate) fn theirs_in_mine(&self, theirs: u32) -> u32 {
         self.theirs_in_mine[self.compress_shared(theirs)]
@@ -320,8 +347,8 @@ impl Index {
     /// The index of a state, or `None` for a state the index does not hold
     /// (see [`Index::is_valid`]).
     #[must_use]
-    pub fn rank(&self, st: State) -> Option<u64> {
-        self.is_valid(st).then(|| self.rank_valid(st))
+    pub fn rank(&self, state: State) -> Option<u64> {
+        self.is_valid(state).then(|| self.rank_valid(state))
     }
 
     /// The index of a state that is valid: pieces on steps 1..=len only, no
@@ -331,55 +358,60 @@ impl Index {
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in
-    /// bounds: both homes are at most `pieces`, so the layer `l` is below
-    /// `(pieces + 1)²`, the length of `sbase` and one less than that of
-    /// `layer_base`; `shm` and `sht` keep `nshared` bits, inside the
-    /// `1 << nshared` entries of `tern_mine` and `tern_theirs`; their sum
-    /// `s` is a base-3 number of `nshared` digits, below the `3^nshared + 1`
-    /// entries of each `sbase` row; `compress_priv` keeps `npriv` bits,
-    /// inside the `1 << npriv` entries of `rank_priv`; `.min(7)` fits the
-    /// eight of `count_priv`.
+    /// bounds: both homes are at most `pieces`, so `layer` is below
+    /// `(pieces + 1)²`, the length of `arrangement_start` and one less than
+    /// that of `layer_start`; `my_shared` and `their_shared` keep
+    /// `shared_cells` bits, inside the `1 << shared_cells` entries of
+    /// `arrangement_of_mine` and `arrangement_of_theirs`; their sum is a
+    /// base-3 number of `shared_cells` digits, below the
+    /// `3^shared_cells + 1` entries of each `arrangement_start` row;
+    /// `compress_private` keeps `private_cells` bits, inside the
+    /// `1 << private_cells` entries of `private_rank`; `.min(7)` fits the
+    /// eight of `subsets_up_to`.
     #[inline(always)]
     #[must_use]
     #[allow(
         clippy::indexing_slicing,
         reason = "hot path; every index is in bounds for a valid state (proof above)"
     )]
-    pub(crate) fn rank_valid(&self, st: State) -> u64 {
-        let l = self.layer(st.my_home, st.their_home);
-        let shm = self.compress_shared(st.mine);
-        let sht = self.compress_shared(st.theirs);
-        let s = (self.tern_mine[shm] + self.tern_theirs[sht]) as usize;
-        let ct = self.pieces - st.their_home - sht.count_ones() as u8;
-        let within = u64::from(self.sbase[l][s])
-            + u64::from(self.rank_priv[self.compress_priv(st.mine)])
-                * u64::from(self.count_priv[usize::from(ct.min(7))])
-            + u64::from(self.rank_priv[self.compress_priv(st.theirs)]);
-        self.layer_base[l] + within
+    pub(crate) fn rank_valid(&self, state: State) -> u64 {
+        let layer = self.layer(state.my_home, state.their_home);
+        let my_shared = self.compress_shared(state.mine);
+        let their_shared = self.compress_shared(state.theirs);
+        let arrangement = (self.arrangement_of_mine[my_shared]
+            + self.arrangement_of_theirs[their_shared]) as usize;
+        let their_private_max = self.pieces - state.their_home - their_shared.count_ones() as u8;
+        let within = u64::from(self.arrangement_start[layer][arrangement])
+            + u64::from(self.private_rank[self.compress_private(state.mine)])
+                * u64::from(self.subsets_up_to[usize::from(their_private_max.min(7))])
+            + u64::from(self.private_rank[self.compress_private(state.theirs)]);
+        self.layer_start[layer] + within
     }
 
     /// Whether a state is one the index holds.
     #[must_use]
-    pub fn is_valid(&self, st: State) -> bool {
-        let board = ((1u32 << (self.len + 1)) - 1) & !1;
+    pub fn is_valid(&self, state: State) -> bool {
+        let board = ((1u32 << (self.route_len + 1)) - 1) & !1;
         let p = u32::from(self.pieces);
-        st.mine & !board == 0
-            && st.theirs & !board == 0
-            && st.mine & self.theirs_in_mine(st.theirs) == 0
-            && st.mine.count_ones() + u32::from(st.my_home) <= p
-            && st.theirs.count_ones() + u32::from(st.their_home) <= p
+        state.mine & !board == 0
+            && state.theirs & !board == 0
+            && state.mine & self.theirs_in_mine(state.theirs) == 0
+            && state.mine.count_ones() + u32::from(state.my_home) <= p
+            && state.theirs.count_ones() + u32::from(state.their_home) <= p
     }
 
     /// The state at an index, or `None` past the end.
     ///
-    /// Every index here is in bounds once `index < len()`: `layer_base`
+    /// Every index here is in bounds once `index < len()`: `layer_start`
     /// starts at 0 and ends at `len()`, so the partition point is at least 1
-    /// and `l` is a layer below `sbase.len() == layer_base.len() - 1`; each
-    /// `sbase` row starts at 0 and ends at the layer's size, which `within`
-    /// is below, so `s` is a valid entry; `.min(7)` fits `count_priv`; and
-    /// `rest` is below the block's `my * their` subsets with `per` the
-    /// latter, so `rest / per` and `rest % per` are below counts of private
-    /// subsets, at most the `1 << npriv` entries of `unrank_priv`.
+    /// and `layer` is below `arrangement_start.len() == layer_start.len() -
+    /// 1`; each `arrangement_start` row starts at 0 and ends at the layer's
+    /// size, which `within` is below, so `arrangement` is a valid entry;
+    /// `.min(7)` fits `subsets_up_to`; and `rest` is below the block's
+    /// `my * their` subsets with `their_subsets` the latter, so `rest /
+    /// their_subsets` and `rest % their_subsets` are below counts of private
+    /// subsets, at most the `1 << private_cells` entries of
+    /// `private_subset`.
     #[must_use]
     #[allow(
         clippy::indexing_slicing,
@@ -389,84 +421,113 @@ impl Index {
         if index >= self.len() {
             return None;
         }
-        let l = self.layer_base.partition_point(|&b| b <= index) - 1;
-        let p1 = usize::from(self.pieces) + 1;
-        let (a, b) = ((l / p1) as u8, (l % p1) as u8);
-        let within = (index - self.layer_base[l]) as u32;
-        let table = &self.sbase[l];
-        let s = table.partition_point(|&x| x <= within) - 1;
-        let rest = within - table[s];
-        let (shm, sht) = self.decode_shared(s);
-        let ct = self.pieces - b - sht.count_ones() as u8;
-        let per = self.count_priv[usize::from(ct.min(7))];
-        let pm = self.unrank_priv[(rest / per) as usize];
-        let pt = self.unrank_priv[(rest % per) as usize];
+        let layer = self.layer_start.partition_point(|&start| start <= index) - 1;
+        let homes = usize::from(self.pieces) + 1;
+        let (my_home, their_home) = ((layer / homes) as u8, (layer % homes) as u8);
+        let within = (index - self.layer_start[layer]) as u32;
+        let starts = &self.arrangement_start[layer];
+        let arrangement = starts.partition_point(|&start| start <= within) - 1;
+        let rest = within - starts[arrangement];
+        let (my_shared, their_shared) = self.decode_shared(arrangement);
+        let their_private_max = self.pieces - their_home - their_shared.count_ones() as u8;
+        let their_subsets = self.subsets_up_to[usize::from(their_private_max.min(7))];
+        let my_private = self.private_subset[(rest / their_subsets) as usize];
+        let their_private = self.private_subset[(rest % their_subsets) as usize];
         Some(State {
-            mine: shm | self.expand_priv(pm),
-            theirs: sht | self.expand_priv(pt),
-            my_home: a,
-            their_home: b,
+            mine: my_shared | self.expand_private(my_private),
+            theirs: their_shared | self.expand_private(their_private),
+            my_home,
+            their_home,
         })
     }
 
-    /// A base-3 shared arrangement as (my mask, their mask), by steps.
-    fn decode_shared(&self, mut s: usize) -> (u32, u32) {
-        let (mut shm, mut sht) = (0u32, 0u32);
-        for i in 0..u32::from(self.nshared) {
-            let step = u32::from(self.lo) + i;
-            match s % 3 {
-                1 => shm |= 1 << step,
+    /// An arrangement of the shared cells as (my mask, their mask), by
+    /// steps.
+    fn decode_shared(&self, arrangement: usize) -> (u32, u32) {
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        let mut rest = arrangement;
+        for i in 0..u32::from(self.shared_cells) {
+            let step = u32::from(self.first_shared) + i;
+            match rest % 3 {
+                1 => mine |= 1 << step,
                 2 => {
                     if let Some(&t) = self.mine_to_theirs.get(step as usize) {
-                        sht |= 1 << t;
+                        theirs |= 1 << t;
                     }
                 }
                 _ => {}
             }
-            s /= 3;
+            rest /= 3;
         }
-        (shm, sht)
+        (mine, theirs)
     }
 
-    /// The blocks of a layer in index order: for each shared arrangement
-    /// that fits, its masks, how many private subsets each side may take,
-    /// and its first index.
+    /// The blocks of a layer in index order: for each arrangement of the
+    /// shared cells that fits, its masks, how many private subsets each
+    /// side may take, and its first index.
     pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
-        let l = self.layer(my_home, their_home);
-        let Some(table) = self.sbase.get(l) else {
+        let layer = self.layer(my_home, their_home);
+        let Some(starts) = self.arrangement_start.get(layer) else {
             return Vec::new();
         };
-        let base = self.layer_range(my_home, their_home).start;
+        let layer_first = self.layer_range(my_home, their_home).start;
         let mut out = Vec::new();
-        for (s, pair) in table.windows(2).enumerate() {
+        for (arrangement, pair) in starts.windows(2).enumerate() {
             let &[start, next] = pair else { continue };
             if next == start {
                 continue;
             }
-            let (shm, sht) = self.decode_shared(s);
-            let cm = self.pieces - my_home - shm.count_ones() as u8;
-            let ct = self.pieces - their_home - sht.count_ones() as u8;
+            let (mine, theirs) = self.decode_shared(arrangement);
+            let my_private_max = self.pieces - my_home - mine.count_ones() as u8;
+            let their_private_max = self.pieces - their_home - theirs.count_ones() as u8;
             out.push(Block {
-                mine: shm,
-                theirs: sht,
-                my_subsets: capped(&self.count_priv, usize::from(cm)),
-                their_subsets: capped(&self.count_priv, usize::from(ct)),
-                first: base + u64::from(start),
+                mine,
+                theirs,
+                my_subsets: subsets_at_most(&self.subsets_up_to, usize::from(my_private_max)),
+                their_subsets: subsets_at_most(&self.subsets_up_to, usize::from(their_private_max)),
+                first: layer_first + u64::from(start),
             });
         }
         out
     }
 
-    /// Private subset of rank `r`, as steps.
+    /// Calls `f(index, state)` for every state of some blocks of the layer
+    /// (my home, their home), last index first.
+    #[inline(always)]
+    pub(crate) fn for_each_state(
+        &self,
+        blocks: &[Block],
+        (my_home, their_home): (u8, u8),
+        mut f: impl FnMut(u64, State),
+    ) {
+        for block in blocks.iter().rev() {
+            let mut index = block.first + block.len();
+            for my_rank in (0..block.my_subsets).rev() {
+                let mine = block.mine | self.private_steps(my_rank);
+                for their_rank in (0..block.their_subsets).rev() {
+                    index -= 1;
+                    let state = State {
+                        mine,
+                        theirs: block.theirs | self.private_steps(their_rank),
+                        my_home,
+                        their_home,
+                    };
+                    f(index, state);
+                }
+            }
+        }
+    }
+
+    /// Private subset of rank `rank`, as steps.
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
-        reason = "hot path; every caller passes `r` below a block's `my_subsets` or \
-                  `their_subsets`, a sum of binomials of `npriv` that is at most the \
-                  `1 << npriv` entries of `unrank_priv`"
+        reason = "hot path; every caller passes `rank` below a block's `my_subsets` or \
+                  `their_subsets`, a sum of binomials of `private_cells` that is at most \
+                  the `1 << private_cells` entries of `private_subset`"
     )]
-    pub(crate) fn private_steps(&self, r: u32) -> u32 {
-        self.expand_priv(self.unrank_priv[r as usize])
+    pub(crate) fn private_steps(&self, rank: u32) -> u32 {
+        self.expand_private(self.private_subset[rank as usize])
     }
 
     /// The state of a position, from its side to move.
@@ -496,14 +557,14 @@ impl Index {
         let (Some(mine), Some(theirs)) = (mask(me), mask(me.other())) else {
             return Err(LookupError::Inconsistent(position.to_string()));
         };
-        let st = State {
+        let state = State {
             mine,
             theirs,
             my_home: position.home(me),
             their_home: position.home(me.other()),
         };
-        if self.is_valid(st) {
-            Ok(st)
+        if self.is_valid(state) {
+            Ok(state)
         } else {
             Err(LookupError::Inconsistent(position.to_string()))
         }
@@ -511,10 +572,10 @@ impl Index {
 
     /// The position of a state with `side` to move.
     #[must_use]
-    pub fn position(&self, st: State, side: Side) -> Position {
+    pub fn position(&self, state: State, side: Side) -> Position {
         let route: Route = self.variant.route();
         let mut pos = Position::EMPTY.with_side(side);
-        for (who, mask) in [(side, st.mine), (side.other(), st.theirs)] {
+        for (who, mask) in [(side, state.mine), (side.other(), state.theirs)] {
             let mut m = mask;
             while m != 0 {
                 let s = m.trailing_zeros() as u8;
@@ -525,15 +586,15 @@ impl Index {
             }
         }
         let p = self.pieces;
-        let hand_me = p.saturating_sub(st.my_home + st.mine.count_ones() as u8);
-        let hand_them = p.saturating_sub(st.their_home + st.theirs.count_ones() as u8);
+        let hand_me = p.saturating_sub(state.my_home + state.mine.count_ones() as u8);
+        let hand_them = p.saturating_sub(state.their_home + state.theirs.count_ones() as u8);
         let set = |pos: Position, who: Side, hand: u8, home: u8| {
             pos.with_hand(who, hand)
                 .and_then(|q| q.with_home(who, home))
                 .unwrap_or(pos)
         };
-        let pos = set(pos, side, hand_me, st.my_home);
-        set(pos, side.other(), hand_them, st.their_home)
+        let pos = set(pos, side, hand_me, state.my_home);
+        set(pos, side.other(), hand_them, state.their_home)
     }
 
     /// The index of a position (from its side to move).
@@ -542,19 +603,19 @@ impl Index {
     ///
     /// As [`Index::state`].
     pub fn rank_position(&self, position: &Position) -> Result<u64, LookupError> {
-        self.state(position).map(|st| self.rank_valid(st))
+        self.state(position).map(|state| self.rank_valid(state))
     }
 
     /// How many private cells each side has.
     #[must_use]
     pub const fn private_cells(&self) -> u8 {
-        self.npriv
+        self.private_cells
     }
 
     /// How many cells the sides share.
     #[must_use]
     pub const fn shared_cells(&self) -> u8 {
-        self.nshared
+        self.shared_cells
     }
 }
 

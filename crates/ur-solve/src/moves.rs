@@ -19,48 +19,48 @@ impl Index {
     /// side.
     #[inline(always)]
     #[must_use]
-    pub fn is_over(&self, st: State) -> bool {
-        st.my_home >= self.pieces() || st.their_home >= self.pieces()
+    pub fn is_over(&self, state: State) -> bool {
+        state.my_home >= self.pieces() || state.their_home >= self.pieces()
     }
 
-    /// Calls `f` for each move `roll` allows in `st`, in the reference
+    /// Calls `f` for each move `roll` allows in `state`, in the reference
     /// order (the hand first, then the pieces by ascending step), and
     /// returns how many there were. A roll of 0 and a finished game allow
     /// none.
     #[inline(always)]
-    pub fn for_each_move(&self, st: State, roll: u8, mut f: impl FnMut(Successor)) -> usize {
-        if roll == 0 || self.is_over(st) {
+    pub fn for_each_move(&self, state: State, roll: u8, mut f: impl FnMut(Successor)) -> usize {
+        if roll == 0 || self.is_over(state) {
             return 0;
         }
-        let theirs_m = self.theirs_in_mine(st.theirs);
+        let theirs_on_mine = self.theirs_in_mine(state.theirs);
         let safe = self.variant().safe_rosettes();
-        let blocked = st.mine
+        let blocked = state.mine
             | if safe {
-                theirs_m & self.rosette_mask
+                theirs_on_mine & self.rosette_mask
             } else {
                 0
             };
         let home = self.route_len() + 1;
-        let on_board = st.mine.count_ones() as u8;
+        let on_board = state.mine.count_ones() as u8;
         let mut n = 0;
-        if st.my_home + on_board < self.pieces() && blocked & (1 << roll) == 0 {
-            f(self.successor(st, 0, roll, theirs_m));
+        if state.my_home + on_board < self.pieces() && blocked & (1 << roll) == 0 {
+            f(self.successor(state, 0, roll, theirs_on_mine));
             n += 1;
         }
-        let mut m = st.mine;
-        while m != 0 {
-            let s = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let t = s + roll;
-            if t >= home {
-                if t == home {
-                    let mine = st.mine & !(1 << s);
+        let mut pieces = state.mine;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let to = from + roll;
+            if to >= home {
+                if to == home {
+                    let mine = state.mine & !(1 << from);
                     f(Successor {
                         next: State {
-                            mine: st.theirs,
+                            mine: state.theirs,
                             theirs: mine,
-                            my_home: st.their_home,
-                            their_home: st.my_home + 1,
+                            my_home: state.their_home,
+                            their_home: state.my_home + 1,
                         },
                         again: false,
                     });
@@ -68,30 +68,35 @@ impl Index {
                 }
                 break;
             }
-            if blocked & (1 << t) == 0 {
-                f(self.successor(st, s, t, theirs_m));
+            if blocked & (1 << to) == 0 {
+                f(self.successor(state, from, to, theirs_on_mine));
                 n += 1;
             }
         }
         n
     }
 
-    /// A move from step `s` (0 for the hand) to step `t` on the board.
+    /// A move from step `from` (0 for the hand) to step `to` on the board;
+    /// `theirs_on_mine` is their pieces as steps of my route.
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
-        reason = "hot path; `t` is a step of the route, at most 16, inside the 32 entries \
+        reason = "hot path; `to` is a step of the route, at most 16, inside the 32 entries \
                   of `mine_to_theirs`"
     )]
-    fn successor(&self, st: State, s: u8, t: u8, theirs_m: u32) -> Successor {
-        let mine = (st.mine & !(1u32 << s)) | (1 << t);
-        let mut theirs = st.theirs;
-        if theirs_m & (1 << t) != 0 {
-            theirs &= !(1u32 << self.mine_to_theirs[usize::from(t)]);
+    fn successor(&self, state: State, from: u8, to: u8, theirs_on_mine: u32) -> Successor {
+        let mine = (state.mine & !(1u32 << from)) | (1 << to);
+        let mut theirs = state.theirs;
+        if theirs_on_mine & (1 << to) != 0 {
+            theirs &= !(1u32 << self.mine_to_theirs[usize::from(to)]);
         }
-        if self.rosette_mask & (1 << t) != 0 {
+        if self.rosette_mask & (1 << to) != 0 {
             Successor {
-                next: State { mine, theirs, ..st },
+                next: State {
+                    mine,
+                    theirs,
+                    ..state
+                },
                 again: true,
             }
         } else {
@@ -99,8 +104,8 @@ impl Index {
                 next: State {
                     mine: theirs,
                     theirs: mine,
-                    my_home: st.their_home,
-                    their_home: st.my_home,
+                    my_home: state.their_home,
+                    their_home: state.my_home,
                 },
                 again: false,
             }
