@@ -40,7 +40,11 @@ async fn ply(b: &Browser) -> u64 {
 /// starts the game, and returns its id.
 async fn start_game(b: &Browser, addr: &str, form: &[(&str, &str)]) -> String {
     b.open(addr, "/").await;
-    b.wait("the start form", "return document.querySelector('#start:not([disabled])')").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
     for &(name, value) in form {
         if name == "rules" || name.starts_with("field-") {
             b.find(&format!("select[name='{name}']"))
@@ -49,7 +53,8 @@ async fn start_game(b: &Browser, addr: &str, form: &[(&str, &str)]) -> String {
                 .await
                 .unwrap_or_else(|e| panic!("cannot choose {value} for {name}: {e}"));
         } else {
-            b.click(&format!("input[name='{name}'][value='{value}']")).await;
+            b.click(&format!("input[name='{name}'][value='{value}']"))
+                .await;
         }
         b.wait(
             &format!("{name}={value} to be taken"),
@@ -102,7 +107,11 @@ async fn click_move(b: &Browser, last: bool) -> String {
         .await
         .expect("movable pieces");
     assert!(!pieces.is_empty(), "no piece to move");
-    let piece = if last { &pieces[pieces.len() - 1] } else { &pieces[0] };
+    let piece = if last {
+        &pieces[pieces.len() - 1]
+    } else {
+        &pieces[0]
+    };
     let mv = piece.attr("data-move").await.unwrap().expect("a move");
     piece.click().await.expect("a click on the piece");
     if pieces.len() > 1 {
@@ -165,7 +174,11 @@ fn api_game(server: &Server, body: Value) -> (String, Vec<(String, String)>, Val
     let mut state = made["state"].clone();
     if let Some(invite) = made["invite"].as_str() {
         let invite = invite.split_once("#join=").unwrap().1;
-        let joined = server.post(&format!("/api/games/{id}/join"), None, &json!({ "invite": invite }));
+        let joined = server.post(
+            &format!("/api/games/{id}/join"),
+            None,
+            &json!({ "invite": invite }),
+        );
         assert_eq!(joined.status, 200, "{}", joined.text());
         let joined = joined.json();
         seats.push((
@@ -182,7 +195,11 @@ fn api_game(server: &Server, body: Value) -> (String, Vec<(String, String)>, Val
 fn api_move(server: &Server, id: &str, seats: &[(String, String)], n: usize) -> Value {
     let state = server.state(id);
     let side = state["side"].as_str().unwrap();
-    let token = &seats.iter().find(|(s, _)| s == side).expect("a seat to move").1;
+    let token = &seats
+        .iter()
+        .find(|(s, _)| s == side)
+        .expect("a seat to move")
+        .1;
     let legal = state["legal"].as_array().unwrap();
     let mv = legal[n % legal.len()].as_str().unwrap();
     let reply = server.post(
@@ -217,7 +234,10 @@ async fn downloaded(b: &Browser, name: &str) -> String {
     let deadline = Instant::now() + PATIENCE;
     loop {
         let partial = std::fs::read_dir(&b.downloads)
-            .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "crdownload")))
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.path().extension().is_some_and(|x| x == "crdownload"))
+            })
             .unwrap_or(false);
         if !partial && let Ok(text) = std::fs::read_to_string(&path) {
             return text;
@@ -253,20 +273,35 @@ async fn a_whole_ur_game_against_the_bot_by_clicking_and_its_record_replays() {
     }
     assert!(moves >= 3, "a game takes more than {moves} moves");
     let state = server.state(&id);
-    assert_eq!(state["rules"], "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=3");
+    assert_eq!(
+        state["rules"],
+        "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=3"
+    );
     assert_eq!(state["seats"]["dark"], "bot:1");
 
     // The result, and the dice checked in the page.
-    b.wait("the dice checked", "return document.querySelector('#check')?.dataset.check === 'match'")
+    b.wait(
+        "the dice checked",
+        "return document.querySelector('#check')?.dataset.check === 'match'",
+    )
+    .await;
+    let title = b
+        .js("return document.querySelector('#end-title').textContent")
         .await;
-    let title = b.js("return document.querySelector('#end-title').textContent").await;
     let won = state["result"]["winner"] == "light";
     assert!(
-        title.as_str().unwrap().starts_with(if won { "You won" } else { "You lost" }),
+        title
+            .as_str()
+            .unwrap()
+            .starts_with(if won { "You won" } else { "You lost" }),
         "{title} for {}",
         state["result"]
     );
-    assert_eq!(b.js("return document.querySelector('#seed').textContent").await, state["seed"]);
+    assert_eq!(
+        b.js("return document.querySelector('#seed').textContent")
+            .await,
+        state["seed"]
+    );
 
     // The record, downloaded, replays to the same result.
     b.click("#download").await;
@@ -296,29 +331,51 @@ async fn a_senet_friend_game_through_the_invite_link() {
         &[("game", "senet"), ("opponent", "friend"), ("side", "light")],
     )
     .await;
-    let link = host.wait("the invite link", "return document.querySelector('#invite-link')?.value").await;
+    let link = host
+        .wait(
+            "the invite link",
+            "return document.querySelector('#invite-link')?.value",
+        )
+        .await;
     let link = link.as_str().unwrap();
     let prefix = format!("http://{}/g/{id}#join=", server.addr);
     assert!(link.starts_with(&prefix), "{link}");
-    assert!(host.js("return document.querySelector('#copy').getAttribute('aria-label')").await.as_str().is_some_and(|l| !l.is_empty()));
+    assert!(
+        host.js("return document.querySelector('#copy').getAttribute('aria-label')")
+            .await
+            .as_str()
+            .is_some_and(|l| !l.is_empty())
+    );
     assert_eq!(view(&host).await["status"], "waiting");
 
     // The friend opens the link: the seat is taken, the token kept in the
     // browser and gone from the address.
     friend.client.goto(link).await.expect("the link opens");
     friend
-        .wait("the friend's seat", "return document.getElementById('game')?.dataset.seat === 'dark'")
+        .wait(
+            "the friend's seat",
+            "return document.getElementById('game')?.dataset.seat === 'dark'",
+        )
         .await;
     assert_eq!(
         friend.js("return location.href").await,
         format!("http://{}/g/{id}", server.addr)
     );
     let token = friend
-        .js(&format!("return JSON.parse(localStorage.getItem('race.seat.{id}')).token"))
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
         .await;
     let token = token.as_str().expect("a token kept");
     assert!(token.len() >= 22);
-    assert!(!friend.js("return document.documentElement.outerHTML").await.as_str().unwrap().contains(token));
+    assert!(
+        !friend
+            .js("return document.documentElement.outerHTML")
+            .await
+            .as_str()
+            .unwrap()
+            .contains(token)
+    );
     host.wait(
         "the host to see the friend",
         "return document.getElementById('game').dataset.status === 'playing' && document.querySelector('#invite').hidden",
@@ -346,11 +403,19 @@ async fn a_senet_friend_game_through_the_invite_link() {
     assert_eq!(state["status"], "over");
     let won = state["result"]["winner"].as_str().unwrap();
     for (b, side) in [(&host, "light"), (&friend, "dark")] {
-        b.wait("the dice checked", "return document.querySelector('#check')?.dataset.check === 'match'")
+        b.wait(
+            "the dice checked",
+            "return document.querySelector('#check')?.dataset.check === 'match'",
+        )
+        .await;
+        let title = b
+            .js("return document.querySelector('#end-title').textContent")
             .await;
-        let title = b.js("return document.querySelector('#end-title').textContent").await;
         let expect = if won == side { "You won" } else { "You lost" };
-        assert!(title.as_str().unwrap().starts_with(expect), "{side}: {title}");
+        assert!(
+            title.as_str().unwrap().starts_with(expect),
+            "{side}: {title}"
+        );
     }
     host.close().await;
     friend.close().await;
@@ -365,7 +430,12 @@ async fn a_reload_keeps_the_position_and_the_seat_and_play_goes_on() {
     let id = start_game(
         &b,
         &server.addr,
-        &[("game", "ur"), ("opponent", "bot"), ("level", "2"), ("side", "light")],
+        &[
+            ("game", "ur"),
+            ("opponent", "bot"),
+            ("level", "2"),
+            ("side", "light"),
+        ],
     )
     .await;
     for _ in 0..3 {
@@ -374,18 +444,32 @@ async fn a_reload_keeps_the_position_and_the_seat_and_play_goes_on() {
     }
     assert_eq!(next(&b).await, Next::Move);
     let before = (view(&b).await, board_text(&b).await);
-    let turn = b.js("return document.querySelector('#turn').textContent").await;
+    let turn = b
+        .js("return document.querySelector('#turn').textContent")
+        .await;
     b.client.refresh().await.expect("a reload");
     b.wait("the game again", NEXT).await;
     assert_eq!((view(&b).await, board_text(&b).await), before);
-    assert_eq!(b.js("return document.querySelector('#turn').textContent").await, turn);
-    let players = b.js("return document.querySelector('.players').textContent").await;
-    assert!(players.as_str().unwrap().starts_with("Light: you"), "{players}");
+    assert_eq!(
+        b.js("return document.querySelector('#turn').textContent")
+            .await,
+        turn
+    );
+    let players = b
+        .js("return document.querySelector('.players').textContent")
+        .await;
+    assert!(
+        players.as_str().unwrap().starts_with("Light: you"),
+        "{players}"
+    );
     let at = before.0["ply"].as_u64().unwrap();
     let mv = click_move(&b, false).await;
     let state = server.state(&id);
     let entry = &state["log"][at as usize];
-    assert_eq!((entry["side"].as_str(), entry["move"].as_str()), (Some("light"), Some(mv.as_str())));
+    assert_eq!(
+        (entry["side"].as_str(), entry["move"].as_str()),
+        (Some("light"), Some(mv.as_str()))
+    );
     b.close().await;
 }
 
@@ -397,8 +481,11 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
     let driver = Driver::start("watch").await;
     let b = driver.browser(DESKTOP).await;
     b.open(&server.addr, &format!("/g/{id}")).await;
-    b.wait("the watcher's view", "return document.getElementById('game')?.dataset.seat === 'watcher'")
-        .await;
+    b.wait(
+        "the watcher's view",
+        "return document.getElementById('game')?.dataset.seat === 'watcher'",
+    )
+    .await;
     for n in 0..12 {
         let state = api_move(&server, &id, &seats, n);
         let ply = state["ply"].as_u64().unwrap();
@@ -410,11 +497,29 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
             ),
         )
         .await;
-        assert_eq!(board_text(&b).await["pieces"], ur_pieces(state["position"].as_str().unwrap()));
-        let last = state["log"].as_array().unwrap().iter().rev().find(|e| e["move"].is_string()).unwrap();
-        let said = b.js(&format!("return document.querySelector('#log li[value=\"{}\"]').textContent", last["ply"].as_u64().unwrap() + 1)).await;
+        assert_eq!(
+            board_text(&b).await["pieces"],
+            ur_pieces(state["position"].as_str().unwrap())
+        );
+        let last = state["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|e| e["move"].is_string())
+            .unwrap();
+        let said = b
+            .js(&format!(
+                "return document.querySelector('#log li[value=\"{}\"]').textContent",
+                last["ply"].as_u64().unwrap() + 1
+            ))
+            .await;
         let to = last["move"].as_str().unwrap().split('-').nth(1).unwrap();
-        assert!(said.as_str().unwrap().contains(to), "{said} for {}", last["move"]);
+        assert!(
+            said.as_str().unwrap().contains(to),
+            "{said} for {}",
+            last["move"]
+        );
         let controls = b
             .js("return document.querySelectorAll('#board .movable, #board .target, #board [tabindex]').length \
                  + (document.querySelector('#resign').hidden ? 0 : 1) \
@@ -422,7 +527,9 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
             .await;
         assert_eq!(controls, 0, "a watcher has no move controls");
     }
-    let help = b.js("return document.querySelector('.help').textContent").await;
+    let help = b
+        .js("return document.querySelector('.help').textContent")
+        .await;
     assert_eq!(help, "You are watching this game.");
     b.close().await;
 }
@@ -436,7 +543,12 @@ async fn moves_by_keyboard_only() {
     let id = start_game(
         &b,
         &server.addr,
-        &[("game", "ur"), ("opponent", "bot"), ("level", "1"), ("side", "light")],
+        &[
+            ("game", "ur"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
     )
     .await;
     let focused = "const a = document.activeElement; \
@@ -447,7 +559,9 @@ async fn moves_by_keyboard_only() {
             break;
         }
         let before = ply(&b).await;
-        let offered = b.js("return document.querySelectorAll('#board .movable').length").await;
+        let offered = b
+            .js("return document.querySelectorAll('#board .movable').length")
+            .await;
         let mut presses = 0;
         while b.js(focused).await.is_null() {
             assert!(presses < 60, "Tab never reached a movable piece");
@@ -458,9 +572,17 @@ async fn moves_by_keyboard_only() {
         if offered.as_u64() > Some(1) {
             b.keys(&[Key::Right]).await;
             let second = b.js(focused).await;
-            assert!(second.is_string() && second != first, "the arrow moved from {first} to {second}");
+            assert!(
+                second.is_string() && second != first,
+                "the arrow moved from {first} to {second}"
+            );
             // Reached by the keyboard, the piece shows where it goes.
-            assert!(b.js("return document.querySelectorAll('#board .target').length").await.as_u64() >= Some(1));
+            assert!(
+                b.js("return document.querySelectorAll('#board .target').length")
+                    .await
+                    .as_u64()
+                    >= Some(1)
+            );
         }
         let mv = b.js(focused).await.as_str().unwrap().to_owned();
         b.keys(&[Key::Enter]).await;
@@ -480,7 +602,14 @@ async fn moves_by_keyboard_only() {
 /// A 2-piece finkel table, solved for the test.
 fn finkel2_table(scratch: &Scratch) -> String {
     let table = scratch.path("finkel2.table");
-    let run = race(&["solve", "finkel", "--pieces", "2", "--out", table.to_str().unwrap()]);
+    let run = race(&[
+        "solve",
+        "finkel",
+        "--pieces",
+        "2",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
     assert_eq!(run.code, 0, "{}", run.err);
     table.to_str().unwrap().to_owned()
 }
@@ -495,12 +624,32 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
 
     // The start form offers the perfect bot for the rules with a table only.
     b.open(&server.addr, "/").await;
-    b.wait("the start form", "return document.querySelector('#start:not([disabled])')").await;
-    b.find("select[name='rules']").await.select_by_value("custom").await.unwrap();
-    b.find("select[name='field-pieces']").await.select_by_value("2").await.unwrap();
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    b.find("select[name='rules']")
+        .await
+        .select_by_value("custom")
+        .await
+        .unwrap();
+    b.find("select[name='field-pieces']")
+        .await
+        .select_by_value("2")
+        .await
+        .unwrap();
     b.find("input[name='level'][value='perfect']").await;
-    b.find("select[name='field-pieces']").await.select_by_value("3").await.unwrap();
-    b.wait("perfect to go", "return !document.querySelector(\"input[name='level'][value='perfect']\")").await;
+    b.find("select[name='field-pieces']")
+        .await
+        .select_by_value("3")
+        .await
+        .unwrap();
+    b.wait(
+        "perfect to go",
+        "return !document.querySelector(\"input[name='level'][value='perfect']\")",
+    )
+    .await;
 
     // A finished game with mistakes in it, and what race analyse says.
     let (state, analysis) = (0..20)
@@ -509,10 +658,20 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
             let id = state["id"].as_str().unwrap();
             let file = scratch.path(&format!("{id}.txt"));
             std::fs::write(&file, server.get(&format!("/api/games/{id}/record")).text()).unwrap();
-            let run = race(&["analyse", file.to_str().unwrap(), "--table", &table, "--json"]);
+            let run = race(&[
+                "analyse",
+                file.to_str().unwrap(),
+                "--table",
+                &table,
+                "--json",
+            ]);
             assert_eq!(run.code, 0, "{}", run.err);
             let analysis: Value = serde_json::from_str(&run.out).unwrap();
-            let mistakes = analysis["turns"].as_array().unwrap().iter().any(|t| t["lost"].as_f64().unwrap() > 1e-9);
+            let mistakes = analysis["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["lost"].as_f64().unwrap() > 1e-9);
             mistakes.then_some((state, analysis))
         })
         .expect("a game with a mistake");
@@ -522,21 +681,35 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
     assert_eq!(turns.len() as u64, plies);
 
     b.open(&server.addr, &format!("/g/{id}/review")).await;
-    let points = b.wait("the graph", "return document.querySelectorAll('#graph .pt').length").await;
+    let points = b
+        .wait(
+            "the graph",
+            "return document.querySelectorAll('#graph .pt').length",
+        )
+        .await;
     assert_eq!(points.as_u64(), Some(plies), "one point a ply");
 
     // The graph is light's chance after each ply, by the table.
-    let shown = b.js("return [...document.querySelectorAll('#graph .pt')].map(p => Number(p.dataset.value))").await;
+    let shown = b
+        .js("return [...document.querySelectorAll('#graph .pt')].map(p => Number(p.dataset.value))")
+        .await;
     let expected: Vec<f64> = turns
         .iter()
         .map(|t| {
             let after = t["after"].as_f64().unwrap();
-            if t["side"] == "light" { after } else { 1.0 - after }
+            if t["side"] == "light" {
+                after
+            } else {
+                1.0 - after
+            }
         })
         .collect();
     assert_eq!(numbers(&shown), expected.len());
     for (i, (shown, expected)) in shown.as_array().unwrap().iter().zip(&expected).enumerate() {
-        assert!(same(shown, *expected), "ply {i}: the graph shows {shown}, race analyse {expected}");
+        assert!(
+            same(shown, *expected),
+            "ply {i}: the graph shows {shown}, race analyse {expected}"
+        );
     }
 
     // The mistakes listed, each with the chance lost race analyse gives.
@@ -553,14 +726,29 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
         })
         .collect();
     assert!(!expected.is_empty());
-    assert_eq!(numbers(&listed), expected.len(), "{listed} against {expected:?}");
+    assert_eq!(
+        numbers(&listed),
+        expected.len(),
+        "{listed} against {expected:?}"
+    );
     for (shown, expected) in listed.as_array().unwrap().iter().zip(&expected) {
         assert_eq!((&shown[0], &shown[1]), (&expected[0], &expected[1]));
-        assert!(same(&shown[2], expected[2].as_f64().unwrap()), "{shown} against {expected}");
+        assert!(
+            same(&shown[2], expected[2].as_f64().unwrap()),
+            "{shown} against {expected}"
+        );
     }
-    let words = b.js("return document.querySelector('.mistake').textContent").await;
+    let words = b
+        .js("return document.querySelector('.mistake').textContent")
+        .await;
     let lost = expected[0][2].as_f64().unwrap() * 100.0;
-    assert!(words.as_str().unwrap().contains(&format!("−{lost:.2} points")), "{words}");
+    assert!(
+        words
+            .as_str()
+            .unwrap()
+            .contains(&format!("−{lost:.2} points")),
+        "{words}"
+    );
 
     // A point shows the board after its ply, a mistake the board it was made on.
     let story = server.get(&format!("/api/games/{id}/plies")).json();
@@ -571,16 +759,26 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
         &format!("return document.querySelector('#review-caption').textContent.startsWith('Ply {} of {plies}')", k + 1),
     )
     .await;
-    assert_eq!(board_text(&b).await["pieces"], ur_pieces(story["plies"][k as usize]["position"].as_str().unwrap()));
+    assert_eq!(
+        board_text(&b).await["pieces"],
+        ur_pieces(story["plies"][k as usize]["position"].as_str().unwrap())
+    );
     let m = expected[0][1].as_u64().unwrap();
     b.click(&format!(".mistake[data-ply='{m}']")).await;
-    let before = if m == 0 { story["start"]["position"].clone() } else { story["plies"][m as usize - 1]["position"].clone() };
+    let before = if m == 0 {
+        story["start"]["position"].clone()
+    } else {
+        story["plies"][m as usize - 1]["position"].clone()
+    };
     b.wait(
         "the board the mistake was made on",
         &format!("return document.querySelector('#step').value === '{m}'"),
     )
     .await;
-    assert_eq!(board_text(&b).await["pieces"], ur_pieces(before.as_str().unwrap()));
+    assert_eq!(
+        board_text(&b).await["pieces"],
+        ur_pieces(before.as_str().unwrap())
+    );
     b.close().await;
 }
 
@@ -594,7 +792,9 @@ fn numbers(list: &Value) -> usize {
 /// double, as the server does), but reading JSON numbers here may be off in
 /// the last binary digit, so they are compared to within 1e-12.
 fn same(shown: &Value, expected: f64) -> bool {
-    shown.as_f64().is_some_and(|x| (x - expected).abs() <= 1e-12)
+    shown
+        .as_f64()
+        .is_some_and(|x| (x - expected).abs() <= 1e-12)
 }
 
 /// Checks the board lies inside the viewport and nothing scrolls sideways.
@@ -603,13 +803,27 @@ async fn fits(b: &Browser, what: &str) {
         .js("const r = document.querySelector('#board svg').getBoundingClientRect(); \
              return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight, document.documentElement.scrollWidth]")
         .await;
-    let v: Vec<f64> = r.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
-    let [left, top, right, bottom, width, height, scroll] = v[..] else { panic!("{r}") };
+    let v: Vec<f64> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let [left, top, right, bottom, width, height, scroll] = v[..] else {
+        panic!("{r}")
+    };
     assert!(
-        left >= 0.0 && top >= 0.0 && right <= width && bottom <= height && right - left > 0.5 * width.min(700.0),
+        left >= 0.0
+            && top >= 0.0
+            && right <= width
+            && bottom <= height
+            && right - left > 0.5 * width.min(700.0),
         "{what}: the board lies at {left},{top}..{right},{bottom} in a viewport of {width}x{height}"
     );
-    assert!(scroll <= width, "{what}: the page scrolls sideways ({scroll} > {width})");
+    assert!(
+        scroll <= width,
+        "{what}: the page scrolls sideways ({scroll} > {width})"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -623,13 +837,32 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
     for (size, name) in [(PHONE, "phone"), (DESKTOP, "desktop")] {
         let b = driver.browser(size).await;
         b.open(&server.addr, "/").await;
-        b.wait("the start form", "return document.querySelector('#start:not([disabled])')").await;
+        b.wait(
+            "the start form",
+            "return document.querySelector('#start:not([disabled])')",
+        )
+        .await;
         b.screenshot(&format!("start-{name}")).await;
-        let scroll = b.js("return document.documentElement.scrollWidth <= innerWidth").await;
-        assert_eq!(scroll, true, "the start page scrolls sideways at {name} size");
+        let scroll = b
+            .js("return document.documentElement.scrollWidth <= innerWidth")
+            .await;
+        assert_eq!(
+            scroll, true,
+            "the start page scrolls sideways at {name} size"
+        );
 
         for game in ["ur", "senet"] {
-            start_game(&b, &server.addr, &[("game", game), ("opponent", "bot"), ("level", "1"), ("side", "light")]).await;
+            start_game(
+                &b,
+                &server.addr,
+                &[
+                    ("game", game),
+                    ("opponent", "bot"),
+                    ("level", "1"),
+                    ("side", "light"),
+                ],
+            )
+            .await;
             for _ in 0..4 {
                 if next(&b).await == Next::Move {
                     click_move(&b, true).await;
@@ -637,7 +870,9 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
             }
             if next(&b).await == Next::Move {
                 // A piece chosen: its targets show.
-                let n = b.js("return document.querySelectorAll('#board .movable').length").await;
+                let n = b
+                    .js("return document.querySelectorAll('#board .movable').length")
+                    .await;
                 if n.as_u64() > Some(1) {
                     b.click("#board .movable").await;
                     b.find("#board .target").await;
@@ -648,7 +883,11 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
         }
 
         b.open(&server.addr, &format!("/g/{finished}/review")).await;
-        b.wait("the graph", "return document.querySelectorAll('#graph .pt').length").await;
+        b.wait(
+            "the graph",
+            "return document.querySelectorAll('#graph .pt').length",
+        )
+        .await;
         fits(&b, &format!("the review at {name} size")).await;
         b.screenshot(&format!("review-{name}")).await;
         b.close().await;
@@ -665,7 +904,12 @@ async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
     let id = start_game(
         &b,
         &server.addr,
-        &[("game", "ur"), ("opponent", "bot"), ("level", "1"), ("side", "light")],
+        &[
+            ("game", "ur"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
     )
     .await;
     let mut clicked = Vec::new();
@@ -680,7 +924,11 @@ async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
     // The server goes away: the page says so, and a move made now waits.
     let addr = server.addr.clone();
     server.kill();
-    b.wait("the offline notice", "return !document.getElementById('net').hidden").await;
+    b.wait(
+        "the offline notice",
+        "return !document.getElementById('net').hidden",
+    )
+    .await;
     let pieces = b
         .client
         .find_all(fantoccini::Locator::Css("#board .movable"))

@@ -184,7 +184,10 @@ impl Drop for Driver {
         if let Ok(mut stream) = std::net::TcpStream::connect(format!("127.0.0.1:{port}")) {
             let _ = stream.set_read_timeout(Some(Duration::from_secs(20)));
             let _ = stream.write_all(
-                format!("GET /shutdown HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").as_bytes(),
+                format!(
+                    "GET /shutdown HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+                )
+                .as_bytes(),
             );
             let _ = stream.read_to_end(&mut Vec::new());
         }
@@ -211,10 +214,19 @@ pub struct Browser {
 impl Browser {
     /// Sizes the window so that the viewport is `size`.
     pub async fn fit(&self, size: (u32, u32)) {
-        self.client.set_window_size(size.0, size.1).await.expect("window size");
+        self.client
+            .set_window_size(size.0, size.1)
+            .await
+            .expect("window size");
         let inner = self.js("return [innerWidth, innerHeight]").await;
-        let (w, h) = (inner[0].as_u64().unwrap_or(0), inner[1].as_u64().unwrap_or(0));
-        let (dw, dh) = (u64::from(size.0) - w.min(u64::from(size.0)), u64::from(size.1) - h.min(u64::from(size.1)));
+        let (w, h) = (
+            inner[0].as_u64().unwrap_or(0),
+            inner[1].as_u64().unwrap_or(0),
+        );
+        let (dw, dh) = (
+            u64::from(size.0) - w.min(u64::from(size.0)),
+            u64::from(size.1) - h.min(u64::from(size.1)),
+        );
         if dw > 0 || dh > 0 {
             self.client
                 .set_window_size(size.0 + dw as u32, size.1 + dh as u32)
@@ -222,7 +234,11 @@ impl Browser {
                 .expect("window size");
         }
         let inner = self.js("return [innerWidth, innerHeight]").await;
-        assert_eq!(inner, json!([size.0, size.1]), "the viewport could not be sized");
+        assert_eq!(
+            inner,
+            json!([size.0, size.1]),
+            "the viewport could not be sized"
+        );
     }
 
     /// Runs a script in the page and returns its value.
