@@ -185,8 +185,11 @@ function tray(game, place, side, count, flip) {
     if (!count) g.lastChild.classList.add("faint");
     g.append(s("text", { x: -150, y: 11, class: "tray-text" }, label));
   } else {
-    const icon = s("g", { transform: "translate(0 -10)", class: count ? "" : "faint" }, pieceShape(game, side, 22));
-    g.append(icon, s("text", { x: 0, y: 38, class: "tray-count" }, `${place} ${count}`));
+    g.append(
+      s("text", { x: 0, y: -28, class: "tray-label" }, place),
+      s("g", { transform: "translate(-14 12)", class: count ? "" : "faint" }, pieceShape(game, side, 17)),
+      s("text", { x: 20, y: 24, class: "tray-count" }, String(count)),
+    );
   }
   return g;
 }
@@ -212,6 +215,7 @@ export function drawBoard(opts) {
     "aria-label": game === "ur" ? "The board of the Royal Game of Ur" : "The Senet board",
   });
   const mover = position.side;
+  svg.append(s("rect", { x: vx + 2, y: vy + 2, width: vw - 4, height: (game === "ur" ? vh : 3 * C + 20) - 4, rx: 14, class: "frame" }));
   const squares = s("g", { class: "squares" });
   const marks = s("g", { class: "marks" });
   const pieces = s("g", { class: "pieces" });
@@ -301,7 +305,9 @@ export function drawBoard(opts) {
     el.setAttribute("role", "button");
     el.setAttribute("data-move", list[0].move);
     el.setAttribute("aria-label", `${sideName(mover)} piece on ${where}: move to ${dest}`);
-    el.prepend(s("circle", { r: 44, class: "halo" }));
+    el.prepend(from === "hand" || from === "off"
+      ? s("rect", { x: -46, y: -46, width: 92, height: 92, rx: 14, class: "halo" })
+      : s("circle", { r: 44, class: "halo" }));
     activate(el, (key) => opts.onPick?.(from, key === true));
     // A piece reached by the keyboard shows its targets at once; one
     // reached by the mouse waits for the click.
@@ -387,7 +393,7 @@ export function drawThrow(game, faces, roll) {
         s("polygon", { points: "0,-32 31,22 -31,22", class: "face" }),
         s("path", { d: "M0 -32 L0 4 M31 22 L0 4 M-31 22 L0 4", class: "edge" }),
       );
-      if (up) g.append(s("circle", { cx: 0, cy: 4, r: 7, class: "tip" }));
+      if (up) g.append(s("circle", { cx: 0, cy: 4, r: 9, class: "tip" }));
       svg.append(g);
     } else {
       const g = s("g", { transform: `translate(${x} 48)`, class: `stick${up ? " up" : ""}` });

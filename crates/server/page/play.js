@@ -7,7 +7,7 @@ import {
 } from "./api.js";
 import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
 import { h, sideName } from "./dom.js";
-import { ends, GAME_TITLES, holder, lostReason, plyWords, rulesName } from "./words.js";
+import { ends, GAME_TITLES, holder, lostReason, plyWords, rulesLine, rulesName } from "./words.js";
 
 const HOW = {
   home: "by bringing every piece home",
@@ -76,6 +76,7 @@ export async function showGame(main, id, net) {
   const view = h("section", { class: "game", id: "game" },
       h("div", { class: "game-head" },
         h("h1", {}, GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
+        rulesLine(st.rules),
         players),
       ...notes.map((t) => h("p", { class: "notice" }, t)),
       invite,

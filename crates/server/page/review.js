@@ -6,10 +6,10 @@
 import { gamePath, getJSON, ruleSet } from "./api.js";
 import { drawBoard, drawThrow, parsePosition } from "./board.js";
 import { h, percent, s, sideName } from "./dom.js";
-import { ends, GAME_TITLES, plyWords, rulesName } from "./words.js";
+import { ends, GAME_TITLES, plyWords, rulesLine, rulesName } from "./words.js";
 
-const W = 640;
-const H = 260;
+const W = 420;
+const H = 230;
 const PAD = { left: 44, right: 12, top: 14, bottom: 30 };
 
 /** The graph: one point a ply, each a button to its position. */
@@ -102,7 +102,12 @@ export async function showReview(main, id) {
   const dice = h("div", { class: "dice" });
   const boardBox = h("div", { class: "board-box", id: "board" });
   const range = h("input", { type: "range", min: 0, max: n, value: n, id: "step", "aria-label": "Ply" });
-  const button = (label, text, go) => h("button", { type: "button", class: "quiet step", "aria-label": label, onclick: go }, text);
+  // Step buttons with drawn icons: bars for the ends, triangles between.
+  const icon = (bar, flip) => s("svg", { viewBox: "0 0 16 16", "aria-hidden": "true" },
+    s("g", { transform: flip ? "translate(16 0) scale(-1 1)" : null },
+      s("path", { d: "M12 2 L4 8 L12 14 Z" }),
+      bar ? s("rect", { x: 2, y: 2, width: 2, height: 12 }) : null));
+  const button = (label, bar, flip, go) => h("button", { type: "button", class: "quiet step", "aria-label": label, onclick: go }, icon(bar, flip));
   const g = graph(story, (i) => show(i));
 
   function show(i) {
@@ -161,17 +166,18 @@ export async function showReview(main, id) {
   main.replaceChildren(h("section", { class: "review" },
     h("div", { class: "game-head" },
       h("h1", {}, "Review: ", GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
+      rulesLine(st.rules),
       h("p", { class: "players" }, result, " ", h("a", { href: `/g/${id}` }, "The game page"), ".")),
     h("div", { class: "play-area" },
       h("div", { class: "table" },
         h("div", { class: "status" }, h("div", { class: "status-text" }, caption), dice),
         boardBox,
         h("div", { class: "steps" },
-          button("First position", "⏮", () => show(0)),
-          button("One ply back", "◀", () => show(index - 1)),
+          button("First position", true, false, () => show(0)),
+          button("One ply back", false, false, () => show(index - 1)),
           range,
-          button("One ply on", "▶", () => show(index + 1)),
-          button("Last position", "⏭", () => show(n)))),
+          button("One ply on", false, true, () => show(index + 1)),
+          button("Last position", true, true, () => show(n)))),
       h("aside", { class: "side-panel card" },
         h("h2", {}, story.analysis ? "Light's chance to win" : "The race: steps to go"),
         g.svg,

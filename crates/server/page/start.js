@@ -2,17 +2,17 @@
 
 import { createGame, getJSON, ruleSet, Refused } from "./api.js";
 import { h } from "./dom.js";
-import { GAME_TITLES, LEVELS } from "./words.js";
+import { GAME_TITLES, LEVELS, RULE_NOTES } from "./words.js";
 
 const BLURB = {
-  ur: "Race seven pieces along a twenty-square board, thrown by four pyramid dice. Land on a rosette to throw again; land on an enemy to send it home. About 4,500 years old.",
-  senet: "Race five pieces along thirty houses in an S, thrown by four sticks. Swap places with a lone enemy, block with a row, and pass the water to bear off. Played in Egypt for two thousand years.",
+  ur: "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.",
+  senet: "Five pieces race along thirty houses in an S. Swap a lone enemy back; rows protect and block.",
 };
 
-function radios(name, legend, options, checked, onChange) {
+function radios(name, legend, options, checked, onChange, pair = false) {
   return h("fieldset", { class: "choice" },
     h("legend", {}, legend),
-    h("div", { class: "options" }, options.map(([value, label, note]) =>
+    h("div", { class: pair ? "options pair" : "options" }, options.map(([value, label, note]) =>
       h("label", { class: "option" },
         h("input", { type: "radio", name, value, checked: value === checked, onchange: () => onChange(value) }),
         h("span", { class: "option-text" }, h("span", { class: "option-label" }, label), note ? h("span", { class: "note" }, note) : null)))));
@@ -82,7 +82,8 @@ export async function showStart(main) {
     const rules = h("fieldset", { class: "choice" },
       h("legend", {}, "Rules"),
       h("label", { class: "select" }, h("span", {}, "Rule set"),
-        h("select", { name: "rules", onchange: (e) => { form.rules = e.target.value; checkRules(); } }, ruleOptions)));
+        h("select", { name: "rules", onchange: (e) => { form.rules = e.target.value; checkRules(); } }, ruleOptions)),
+      h("p", { class: "note" }, RULE_NOTES[form.rules] ?? "Choose each rule below."));
     if (form.rules === "custom") {
       rules.append(h("div", { class: "fields" }, g.fields.map((f) =>
         h("label", { class: "select" }, h("span", {}, f.name.replace("_", " ")),
@@ -93,18 +94,18 @@ export async function showStart(main) {
     parts.push(radios("opponent", "Opponent", [
       ["bot", "The bot", "plays at once, on this server"],
       ["friend", "A friend", "you get a link to send them"],
-    ], form.opponent, (v) => { form.opponent = v; render(); }));
+    ], form.opponent, (v) => { form.opponent = v; render(); }, true));
     if (form.opponent === "bot") {
       const levels = g.levels.map(String);
       if (perfect) levels.push("perfect");
       parts.push(radios("level", "The bot's level", levels.map((l) => [l, l === "perfect" ? "Perfect" : `Level ${l}`, LEVELS[form.game][l]]),
-        form.level, (v) => { form.level = v; }));
+        form.level, (v) => { form.level = v; }, true));
     }
     parts.push(radios("side", "Your side", [
-      ["light", "Light", form.game === "senet" ? "throws first" : null],
-      ["dark", "Dark", null],
-      ["random", "Either", "by a coin the server throws"],
-    ], form.side, (v) => { form.side = v; }));
+      ["light", "Light", form.game === "senet" ? "cones; throws first" : "round pieces"],
+      ["dark", "Dark", form.game === "senet" ? "spools" : "diamond pieces"],
+      ["random", "Either", "the server tosses a coin"],
+    ], form.side, (v) => { form.side = v; }, true));
     // Keep the focus on the control that had it.
     const active = document.activeElement;
     const had = active && body.contains(active) && active.name ? active : null;

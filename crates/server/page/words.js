@@ -1,6 +1,6 @@
 // Plies, levels and rule sets said in words.
 
-import { sideName } from "./dom.js";
+import { h, sideName } from "./dom.js";
 
 /** The bot's levels, said in words. */
 export const LEVELS = {
@@ -21,10 +21,23 @@ export const LEVELS = {
 
 export const GAME_TITLES = { ur: "Royal Game of Ur", senet: "Senet" };
 
-/** A rule set's text as a reader would want it. */
+/** A rule set's name, or "custom". */
 export function rulesName(rules) {
-  return rules.includes("=") ? `custom (${rules})` : rules;
+  return rules.includes("=") ? "custom rules" : rules;
 }
+
+/** The fields of custom rules, in a line of their own (nothing for a named set). */
+export function rulesLine(rules) {
+  return rules.includes("=") ? h("p", { class: "small rules-text" }, h("code", {}, rules)) : null;
+}
+
+/** The named rule sets in a few words. */
+export const RULE_NOTES = {
+  finkel: "Irving Finkel's rules: four dice, rosettes are safe, a throw of nothing loses the turn.",
+  masters: "Masters rules: three dice, a throw of nothing counts 4, the long route, rosettes are not safe.",
+  kendall: "Timothy Kendall's reconstruction: two in a row protect, three in a row block, the water sends back.",
+  skyruk: "The gym-senet reconstruction: two in a row block, house 26 throws again, the water holds a piece.",
+};
 
 /** Who holds a seat, in words: "you", "your friend", "the bot (level 3)". */
 export function holder(seats, side, mine) {

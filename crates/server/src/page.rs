@@ -14,7 +14,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files under `/page/`: name, content type, content.
-const ASSETS: [(&str, &str, &str); 9] = [
+const ASSETS: [(&str, &str, &str); 10] = [
     ("style.css", CSS, include_str!("../page/style.css")),
     ("app.js", JS, include_str!("../page/app.js")),
     ("api.js", JS, include_str!("../page/api.js")),
@@ -24,6 +24,11 @@ const ASSETS: [(&str, &str, &str); 9] = [
     ("review.js", JS, include_str!("../page/review.js")),
     ("start.js", JS, include_str!("../page/start.js")),
     ("words.js", JS, include_str!("../page/words.js")),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_str!("../page/icon.svg"),
+    ),
 ];
 
 fn file(content_type: &'static str, body: &'static str) -> Response {
@@ -42,7 +47,7 @@ pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX)
 }
 
-/// `GET /page/{file}`: a style sheet or script of the page.
+/// `GET /page/{file}`: a style sheet, script or icon of the page.
 ///
 /// # Errors
 ///
@@ -53,6 +58,10 @@ pub async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
         .find(|(n, _, _)| *n == name)
         .map(|&(_, kind, body)| file(kind, body))
         .ok_or_else(|| {
-            ApiError::new(StatusCode::NOT_FOUND, "not_found", "the page has no such file")
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "the page has no such file",
+            )
         })
 }

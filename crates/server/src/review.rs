@@ -81,8 +81,19 @@ pub async fn plies(
         .await
         .map_err(|e| ApiError::internal(format!("telling the game failed: {e}")))?
         .map_err(|e| ApiError::internal(e.to_string()))?;
-    let Story { start, mut plies, analysis } = told;
+    let Story {
+        start,
+        mut plies,
+        analysis,
+    } = told;
     let from = query.from.map_or(0, |n| n as usize).min(plies.len());
     let plies = plies.split_off(from);
-    to_json(StatusCode::OK, &Story { start, plies, analysis })
+    to_json(
+        StatusCode::OK,
+        &Story {
+            start,
+            plies,
+            analysis,
+        },
+    )
 }

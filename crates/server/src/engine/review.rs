@@ -22,21 +22,57 @@ struct Field {
 }
 
 const UR_FIELDS: [Field; 5] = [
-    Field { name: "route", values: &["short", "long"] },
-    Field { name: "dice", values: &["4", "3"] },
-    Field { name: "zero_rolls", values: &["0", "4"] },
-    Field { name: "safe_rosettes", values: &["1", "0"] },
-    Field { name: "pieces", values: &["7", "6", "5", "4", "3", "2", "1"] },
+    Field {
+        name: "route",
+        values: &["short", "long"],
+    },
+    Field {
+        name: "dice",
+        values: &["4", "3"],
+    },
+    Field {
+        name: "zero_rolls",
+        values: &["0", "4"],
+    },
+    Field {
+        name: "safe_rosettes",
+        values: &["1", "0"],
+    },
+    Field {
+        name: "pieces",
+        values: &["7", "6", "5", "4", "3", "2", "1"],
+    },
 ];
 
 const SENET_FIELDS: [Field; 7] = [
-    Field { name: "protect", values: &["all", "ends"] },
-    Field { name: "blockade", values: &["3", "2"] },
-    Field { name: "reach26", values: &["exact", "from25"] },
-    Field { name: "on26", values: &["none", "again"] },
-    Field { name: "water", values: &["reborn", "stand"] },
-    Field { name: "off30", values: &["one", "any"] },
-    Field { name: "pieces", values: &["5", "7"] },
+    Field {
+        name: "protect",
+        values: &["all", "ends"],
+    },
+    Field {
+        name: "blockade",
+        values: &["3", "2"],
+    },
+    Field {
+        name: "reach26",
+        values: &["exact", "from25"],
+    },
+    Field {
+        name: "on26",
+        values: &["none", "again"],
+    },
+    Field {
+        name: "water",
+        values: &["reborn", "stand"],
+    },
+    Field {
+        name: "off30",
+        values: &["one", "any"],
+    },
+    Field {
+        name: "pieces",
+        values: &["5", "7"],
+    },
 ];
 
 /// Senet's houses with a name of their own.
@@ -97,7 +133,10 @@ pub struct FieldView {
 fn field_views(fields: &[Field]) -> Vec<FieldView> {
     fields
         .iter()
-        .map(|f| FieldView { name: f.name, values: f.values })
+        .map(|f| FieldView {
+            name: f.name,
+            values: f.values,
+        })
         .collect()
 }
 
@@ -106,7 +145,10 @@ fn named(game: GameKind, names: &[&'static str]) -> Vec<Named> {
         .iter()
         .filter_map(|&name| {
             let rules = RuleSet::parse(game, Some(name)).ok()?;
-            Some(Named { name, fields: fields_of(&rules) })
+            Some(Named {
+                name,
+                fields: fields_of(&rules),
+            })
         })
         .collect()
 }
@@ -388,7 +430,10 @@ fn ur_race(variant: &royal_ur::Variant, position: &royal_ur::Position) -> Race {
             .sum();
         on_board + u32::from(position.hand(side)) * home
     };
-    Race { light: of(Side::Light), dark: of(Side::Dark) }
+    Race {
+        light: of(Side::Light),
+        dark: of(Side::Dark),
+    }
 }
 
 fn senet_race(position: &senet::Position) -> Race {
@@ -452,7 +497,11 @@ pub fn tell(game: &AnyGame, tables: &Tables) -> Result<Story, StoryError> {
             (start, plies, None)
         }
     };
-    Ok(Story { start, plies, analysis })
+    Ok(Story {
+        start,
+        plies,
+        analysis,
+    })
 }
 
 fn analyse(game: &Game<Ur>, table: &ur_solve::Table) -> Result<Analysis, StoryError> {
@@ -472,7 +521,11 @@ fn analyse(game: &Game<Ur>, table: &ur_solve::Table) -> Result<Analysis, StoryEr
         .iter()
         .map(|t| light(t.side, t.after))
         .collect();
-    Ok(Analysis { start, light_chances, report })
+    Ok(Analysis {
+        start,
+        light_chances,
+        report,
+    })
 }
 
 #[cfg(test)]
@@ -490,7 +543,13 @@ mod tests {
             for v in f.values {
                 royal_ur::Variant::FINKEL.with_field(f.name, v).unwrap();
             }
-            assert_eq!(f.values.len(), f.values.iter().collect::<std::collections::HashSet<_>>().len());
+            assert_eq!(
+                f.values.len(),
+                f.values
+                    .iter()
+                    .collect::<std::collections::HashSet<_>>()
+                    .len()
+            );
         }
         for f in &SENET_FIELDS {
             for v in f.values {
@@ -502,7 +561,12 @@ mod tests {
         for (g, fields) in cat.games.iter().zip([&UR_FIELDS[..], &SENET_FIELDS[..]]) {
             for n in &g.named {
                 for f in fields {
-                    assert!(f.values.contains(&n.fields[f.name].as_str()), "{} {}", n.name, f.name);
+                    assert!(
+                        f.values.contains(&n.fields[f.name].as_str()),
+                        "{} {}",
+                        n.name,
+                        f.name
+                    );
                     if n.name == g.default {
                         assert_eq!(f.values[0], n.fields[f.name]);
                     }
@@ -517,9 +581,15 @@ mod tests {
         let view = serde_json::to_value(rule_set(&masters, &Tables::default())).unwrap();
         assert_eq!(view["rules"], "masters");
         assert_eq!(view["perfect"], false);
-        assert_eq!(view["board"]["routes"]["light"].as_array().unwrap().len(), 16);
+        assert_eq!(
+            view["board"]["routes"]["light"].as_array().unwrap().len(),
+            16
+        );
         assert_eq!(view["board"]["routes"]["dark"][0], "d3");
-        assert_eq!(view["board"]["rosettes"], serde_json::json!(["a1", "g1", "d2", "a3", "g3"]));
+        assert_eq!(
+            view["board"]["rosettes"],
+            serde_json::json!(["a1", "g1", "d2", "a3", "g3"])
+        );
         let senet = RuleSet::parse(GameKind::Senet, Some("skyruk")).unwrap();
         let view = serde_json::to_value(rule_set(&senet, &Tables::default())).unwrap();
         assert_eq!(view["board"]["special"]["27"], "water");
@@ -547,8 +617,14 @@ mod tests {
             match &rules {
                 RuleSet::Ur(_) => assert_eq!((start.light, start.dark), (105, 105)),
                 RuleSet::Senet(_) => {
-                    assert_eq!(start.light, [2, 4, 6, 8, 10].iter().map(|h| 31 - h).sum::<u32>());
-                    assert_eq!(start.dark, [1, 3, 5, 7, 9].iter().map(|h| 31 - h).sum::<u32>());
+                    assert_eq!(
+                        start.light,
+                        [2, 4, 6, 8, 10].iter().map(|h| 31 - h).sum::<u32>()
+                    );
+                    assert_eq!(
+                        start.dark,
+                        [1, 3, 5, 7, 9].iter().map(|h| 31 - h).sum::<u32>()
+                    );
                 }
             }
             // An Ur move that captures nothing takes the mover the roll
