@@ -895,6 +895,47 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dark_mode_and_reduced_motion_are_followed() {
+    let scratch = Scratch::new("page-dark");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let driver = Driver::start("dark").await;
+    let b = driver
+        .browser_with(
+            PHONE,
+            &["--force-dark-mode", "--force-prefers-reduced-motion"],
+        )
+        .await;
+    start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    assert_eq!(next(&b).await, Next::Move);
+    click_move(&b, false).await;
+    let seen = b
+        .js(
+            "return { dark: matchMedia('(prefers-color-scheme: dark)').matches, \
+                      still: matchMedia('(prefers-reduced-motion: reduce)').matches, \
+                      background: getComputedStyle(document.body).backgroundColor, \
+                      sliding: document.querySelectorAll('.sliding').length }",
+        )
+        .await;
+    assert_eq!(
+        seen,
+        json!({"dark": true, "still": true, "background": "rgb(24, 22, 20)", "sliding": 0})
+    );
+    fits(&b, "ur in dark mode").await;
+    b.screenshot("ur-play-dark-phone").await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
     let scratch = Scratch::new("page-offline");
     let data = scratch.path("data");

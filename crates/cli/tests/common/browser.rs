@@ -131,29 +131,37 @@ impl Driver {
     /// A new browser, with a fresh profile, its viewport `size`, and its
     /// downloads saved in `downloads` (created).
     pub async fn browser(&self, size: (u32, u32)) -> Browser {
+        self.browser_with(size, &[]).await
+    }
+
+    /// A new browser as [`Driver::browser`], with more command-line
+    /// switches (`--force-dark-mode`, ...).
+    pub async fn browser_with(&self, size: (u32, u32), extra: &[&str]) -> Browser {
         static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let profile = self.scratch.path(&format!("profile-{n}"));
         let downloads = self.scratch.path(&format!("downloads-{n}"));
         std::fs::create_dir_all(&downloads).expect("downloads folder");
+        let mut args = vec![
+            "--headless".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-quic".to_owned(),
+            "--no-first-run".to_owned(),
+            "--disable-background-networking".to_owned(),
+            "--disable-component-update".to_owned(),
+            "--disable-sync".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            "--hide-scrollbars".to_owned(),
+            format!("--user-data-dir={}", profile.display()),
+            format!("--window-size={},{}", size.0, size.1),
+        ];
+        args.extend(extra.iter().map(|&a| a.to_owned()));
         let caps = json!({
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": CHROMIUM,
-                "args": [
-                    "--headless",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-quic",
-                    "--no-first-run",
-                    "--disable-background-networking",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--disable-dev-shm-usage",
-                    "--hide-scrollbars",
-                    format!("--user-data-dir={}", profile.display()),
-                    format!("--window-size={},{}", size.0, size.1),
-                ],
+                "args": args,
                 "prefs": {
                     "download.default_directory": downloads.display().to_string(),
                     "download.prompt_for_download": false,
