@@ -247,11 +247,41 @@ async fn downloaded(b: &Browser, name: &str) -> String {
     }
 }
 
+/// A server with a data folder of its own, and a ChromeDriver; dropped in
+/// that order (browsers, then the server, then the folder).
+struct Bench {
+    driver: Driver,
+    server: Server,
+    /// The data folder, removed when the bench is dropped.
+    _scratch: Scratch,
+}
+
+impl Bench {
+    /// `race serve` with `extra` arguments, and a driver, for test `name`.
+    async fn start(name: &str, extra: &[&str]) -> Bench {
+        let scratch = Scratch::new(&format!("page-{name}"));
+        let server = Server::start(&scratch.path("data"), extra);
+        let driver = Driver::start(name).await;
+        Bench {
+            driver,
+            server,
+            _scratch: scratch,
+        }
+    }
+}
+
+/// A Royal Game of Ur game against the level-1 bot, as light.
+const UR_BOT: [(&str, &str); 4] = [
+    ("game", "ur"),
+    ("opponent", "bot"),
+    ("level", "1"),
+    ("side", "light"),
+];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_ur_game_against_the_bot_by_clicking_and_its_record_replays() {
-    let scratch = Scratch::new("page-bot");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let driver = Driver::start("bot").await;
+    let bench = Bench::start("bot", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
     let b = driver.browser(DESKTOP).await;
     let id = start_game(
         &b,
@@ -320,9 +350,8 @@ async fn a_whole_ur_game_against_the_bot_by_clicking_and_its_record_replays() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_senet_friend_game_through_the_invite_link() {
-    let scratch = Scratch::new("page-friend");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let driver = Driver::start("friend").await;
+    let bench = Bench::start("friend", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
     let host = driver.browser(DESKTOP).await;
     let friend = driver.browser(DESKTOP).await;
     let id = start_game(
@@ -423,9 +452,8 @@ async fn a_senet_friend_game_through_the_invite_link() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reload_keeps_the_position_and_the_seat_and_play_goes_on() {
-    let scratch = Scratch::new("page-reload");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let driver = Driver::start("reload").await;
+    let bench = Bench::start("reload", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
     let b = driver.browser(DESKTOP).await;
     let id = start_game(
         &b,
@@ -475,10 +503,9 @@ async fn a_reload_keeps_the_position_and_the_seat_and_play_goes_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watcher_sees_every_move_and_has_no_controls() {
-    let scratch = Scratch::new("page-watch");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let (id, seats, _) = api_game(&server, json!({"game": "ur", "opponent": "friend"}));
-    let driver = Driver::start("watch").await;
+    let bench = Bench::start("watch", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, seats, _) = api_game(server, json!({"game": "ur", "opponent": "friend"}));
     let b = driver.browser(DESKTOP).await;
     b.open(&server.addr, &format!("/g/{id}")).await;
     b.wait(
@@ -487,7 +514,7 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
     )
     .await;
     for n in 0..12 {
-        let state = api_move(&server, &id, &seats, n);
+        let state = api_move(server, &id, &seats, n);
         let ply = state["ply"].as_u64().unwrap();
         b.wait(
             "the move to appear",
@@ -536,21 +563,10 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_by_keyboard_only() {
-    let scratch = Scratch::new("page-keys");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let driver = Driver::start("keys").await;
+    let bench = Bench::start("keys", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
     let b = driver.browser(DESKTOP).await;
-    let id = start_game(
-        &b,
-        &server.addr,
-        &[
-            ("game", "ur"),
-            ("opponent", "bot"),
-            ("level", "1"),
-            ("side", "light"),
-        ],
-    )
-    .await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
     let focused = "const a = document.activeElement; \
          return a && a.classList.contains('movable') ? a.getAttribute('data-move') : null";
     let mut played = Vec::new();
@@ -896,26 +912,15 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dark_mode_and_reduced_motion_are_followed() {
-    let scratch = Scratch::new("page-dark");
-    let server = Server::start(&scratch.path("data"), &[]);
-    let driver = Driver::start("dark").await;
+    let bench = Bench::start("dark", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
     let b = driver
         .browser_with(
             PHONE,
             &["--force-dark-mode", "--force-prefers-reduced-motion"],
         )
         .await;
-    start_game(
-        &b,
-        &server.addr,
-        &[
-            ("game", "ur"),
-            ("opponent", "bot"),
-            ("level", "1"),
-            ("side", "light"),
-        ],
-    )
-    .await;
+    start_game(&b, &server.addr, &UR_BOT).await;
     assert_eq!(next(&b).await, Next::Move);
     click_move(&b, false).await;
     let seen = b
@@ -942,17 +947,7 @@ async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
     let mut server = Server::start(&data, &[]);
     let driver = Driver::start("offline").await;
     let b = driver.browser(DESKTOP).await;
-    let id = start_game(
-        &b,
-        &server.addr,
-        &[
-            ("game", "ur"),
-            ("opponent", "bot"),
-            ("level", "1"),
-            ("side", "light"),
-        ],
-    )
-    .await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
     let mut clicked = Vec::new();
     for _ in 0..2 {
         if next(&b).await == Next::Move {
