@@ -367,6 +367,7 @@ export function animateMove(svg, game, last, flip) {
     piece.classList.add("sliding");
     piece.style.transform = "";
   });
+  piece.addEventListener("transitionend", () => piece.classList.remove("sliding"), { once: true });
 }
 
 /**

@@ -326,8 +326,14 @@ impl Browser {
             .expect("keys pressed");
     }
 
-    /// Saves a screenshot of the viewport as `target/screenshots/NAME.png`.
+    /// Saves a screenshot of the viewport as `target/screenshots/NAME.png`,
+    /// once no piece is sliding.
     pub async fn screenshot(&self, name: &str) -> PathBuf {
+        self.wait(
+            "the pieces to stop moving",
+            "return document.querySelectorAll('.sliding').length === 0",
+        )
+        .await;
         let png = self.client.screenshot().await.expect("a screenshot");
         let dir = screenshots_dir();
         std::fs::create_dir_all(&dir).expect("the screenshots folder");
