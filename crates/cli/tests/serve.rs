@@ -824,8 +824,9 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     for path in [
         "/",
         &format!("/g/{}", light.id),
-        "/app.js",
-        "/style.css",
+        &format!("/g/{}/review", light.id),
+        "/page/app.js",
+        "/page/style.css",
         "/healthz",
         "/metrics",
     ] {
@@ -847,14 +848,14 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     );
     assert!(
         server
-            .get("/app.js")
+            .get("/page/app.js")
             .header("content-type")
             .unwrap()
             .starts_with("text/javascript")
     );
     assert!(
         server
-            .get("/style.css")
+            .get("/page/style.css")
             .header("content-type")
             .unwrap()
             .starts_with("text/css")

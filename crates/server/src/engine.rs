@@ -17,6 +17,8 @@ use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use ur_solve::{PerfectBot, Table, WinChances as _};
 
+pub mod review;
+
 /// The two games, by the words the API uses: `ur` and `senet`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {

@@ -188,6 +188,11 @@ impl Slot {
         (feed.event.clone(), rx)
     }
 
+    /// The game as it stands (a copy).
+    pub async fn game(&self) -> AnyGame {
+        self.live.lock().await.game.clone()
+    }
+
     /// The record: with the seed once the game is over, without it before.
     pub async fn record(&self) -> String {
         let live = self.live.lock().await;

@@ -17,6 +17,7 @@ mod limit;
 pub mod loadtest;
 mod metrics;
 mod page;
+mod review;
 mod routes;
 pub mod secret;
 mod serve;

@@ -1,11 +1,35 @@
-//! The browser page, embedded in the binary from `page/`.
+//! The browser page, embedded in the binary from `page/`: one HTML file
+//! for every page path, and its styles and JavaScript modules under
+//! `/page/`.
 
-use axum::http::header;
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::error::ApiError;
+
 const INDEX: &str = include_str!("../page/index.html");
-const SCRIPT: &str = include_str!("../page/app.js");
-const STYLE: &str = include_str!("../page/style.css");
+
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The files under `/page/`: name, content type, content.
+const ASSETS: [(&str, &str, &str); 10] = [
+    ("style.css", CSS, include_str!("../page/style.css")),
+    ("app.js", JS, include_str!("../page/app.js")),
+    ("api.js", JS, include_str!("../page/api.js")),
+    ("board.js", JS, include_str!("../page/board.js")),
+    ("dom.js", JS, include_str!("../page/dom.js")),
+    ("play.js", JS, include_str!("../page/play.js")),
+    ("review.js", JS, include_str!("../page/review.js")),
+    ("start.js", JS, include_str!("../page/start.js")),
+    ("words.js", JS, include_str!("../page/words.js")),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_str!("../page/icon.svg"),
+    ),
+];
 
 fn file(content_type: &'static str, body: &'static str) -> Response {
     (
@@ -18,17 +42,26 @@ fn file(content_type: &'static str, body: &'static str) -> Response {
         .into_response()
 }
 
-/// `GET /` and `GET /g/{id}`: the page.
+/// `GET /`, `GET /g/{id}` and `GET /g/{id}/review`: the page.
 pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX)
 }
 
-/// `GET /app.js`.
-pub async fn script() -> Response {
-    file("text/javascript; charset=utf-8", SCRIPT)
-}
-
-/// `GET /style.css`.
-pub async fn style() -> Response {
-    file("text/css; charset=utf-8", STYLE)
+/// `GET /page/{file}`: a style sheet, script or icon of the page.
+///
+/// # Errors
+///
+/// 404 `not_found` for a name the page does not have.
+pub async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
+    ASSETS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|&(_, kind, body)| file(kind, body))
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "the page has no such file",
+            )
+        })
 }

@@ -23,6 +23,7 @@ use crate::error::ApiError;
 use crate::hub::{Event, Hub, Slot};
 use crate::limit::CreateLimit;
 use crate::page;
+use crate::review;
 use crate::secret::TokenHash;
 use crate::wire::{self, BODY_MAX};
 
@@ -59,8 +60,8 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/g/{id}", get(page_of_game))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
+        .route("/g/{id}/review", get(page_of_game))
+        .route("/page/{file}", get(page::asset))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
         .route("/api/games", post(create))
@@ -70,6 +71,9 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/plies", get(review::plies))
+        .route("/api/rules", get(review::catalogue))
+        .route("/api/rules/{game}", get(review::rule_set))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -138,7 +142,7 @@ async fn metrics(State(app): State<App>) -> Response {
 }
 
 /// The game a path names: 404 for a path that names none.
-async fn slot_of(
+pub(crate) async fn slot_of(
     app: &App,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Arc<Slot>, ApiError> {
@@ -207,7 +211,7 @@ fn token_of(headers: &HeaderMap) -> Result<TokenHash, ApiError> {
     Ok(TokenHash::of(token))
 }
 
-fn json(status: StatusCode, body: impl Into<Body>) -> Response {
+pub(crate) fn json(status: StatusCode, body: impl Into<Body>) -> Response {
     let mut response = (status, body.into()).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -51,14 +51,18 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `race serve` on port 0 with `data` as its folder, no bot pace,
+    /// Starts `race serve` on 127.0.0.1 port 0 with `data` as its folder, no bot pace,
     /// no create limit, and `extra` arguments (which may replace those),
     /// and waits for its `listening on` line.
     pub fn start(data: &Path, extra: &[&str]) -> Server {
         static N: AtomicU32 = AtomicU32::new(0);
         let log = data.with_extension(format!("log{}", N.fetch_add(1, Ordering::Relaxed)));
-        let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
-        for (flag, default) in [("--bot-pace", "0"), ("--create-limit", "0")] {
+        let mut args = vec!["serve"];
+        for (flag, default) in [
+            ("--addr", "127.0.0.1:0"),
+            ("--bot-pace", "0"),
+            ("--create-limit", "0"),
+        ] {
             if !extra.contains(&flag) {
                 args.extend([flag, default]);
             }

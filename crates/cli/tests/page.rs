@@ -1,0 +1,1010 @@
+//! The page in a real browser: headless Chromium, driven over WebDriver,
+//! against the real `race serve` on 127.0.0.1 with port 0, no bot pace and
+//! a temporary data folder. A person's way through the page: a whole game
+//! against the bot by clicking, a friend game through the invite link, a
+//! reload in the middle, a watcher, keyboard play, the review against
+//! `race analyse`, screenshots at phone and desktop sizes, and a move made
+//! while the server is away.
+//!
+//! Chromium and ChromeDriver come from Debian's packages; the first test
+//! installs them when missing (see `common/browser.rs`). Nothing here
+//! times anything: each step waits for what the page shows.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use fantoccini::key::Key;
+use serde_json::{Value, json};
+
+mod common;
+
+use common::browser::{Browser, DESKTOP, Driver, PHONE};
+use common::race;
+use common::server::{PATIENCE, Scratch, Server};
+
+const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
+
+/// The game view's `data-` attributes: ply, status and seat.
+async fn view(b: &Browser) -> Value {
+    b.js("const g = document.getElementById('game'); \
+          return g && g.dataset.ply !== undefined \
+            ? {ply: Number(g.dataset.ply), status: g.dataset.status, seat: g.dataset.seat} : null")
+        .await
+}
+
+async fn ply(b: &Browser) -> u64 {
+    view(b).await["ply"].as_u64().expect("a game is shown")
+}
+
+/// Fills in the start form by clicking (radios) and choosing (selects),
+/// starts the game, and returns its id.
+async fn start_game(b: &Browser, addr: &str, form: &[(&str, &str)]) -> String {
+    b.open(addr, "/").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    for &(name, value) in form {
+        if name == "rules" || name.starts_with("field-") {
+            b.find(&format!("select[name='{name}']"))
+                .await
+                .select_by_value(value)
+                .await
+                .unwrap_or_else(|e| panic!("cannot choose {value} for {name}: {e}"));
+        } else {
+            b.click(&format!("input[name='{name}'][value='{value}']"))
+                .await;
+        }
+        b.wait(
+            &format!("{name}={value} to be taken"),
+            &format!(
+                "const el = document.querySelector(\"[name='{name}']:checked, select[name='{name}']\"); \
+                 return el && el.value === '{value}' && !document.querySelector('#start').disabled"
+            ),
+        )
+        .await;
+    }
+    b.click("#start").await;
+    let id = b
+        .wait(
+            "the game page",
+            "const m = location.pathname.match(/^\\/g\\/([A-Za-z0-9_-]+)$/); \
+             return m && document.getElementById('game') ? m[1] : null",
+        )
+        .await;
+    id.as_str().expect("an id").to_owned()
+}
+
+/// What the browser should do next in its game.
+#[derive(Debug, PartialEq, Eq)]
+enum Next {
+    Move,
+    Over,
+}
+
+const NEXT: &str = "const g = document.getElementById('game'); \
+     if (!g) return null; \
+     if (g.dataset.status === 'over') return 'over'; \
+     return document.querySelectorAll('#board .movable').length ? 'move' : null";
+
+/// Waits until it is this browser's turn, or the game is over.
+async fn next(b: &Browser) -> Next {
+    match b.wait("this seat's turn or the end", NEXT).await.as_str() {
+        Some("over") => Next::Over,
+        _ => Next::Move,
+    }
+}
+
+/// Plays a move by clicking: the only legal move with one click, else a
+/// piece (the last one offered when `last`, else the first) and then its
+/// target. Returns the move played.
+async fn click_move(b: &Browser, last: bool) -> String {
+    let before = ply(b).await;
+    let pieces = b
+        .client
+        .find_all(fantoccini::Locator::Css("#board .movable"))
+        .await
+        .expect("movable pieces");
+    assert!(!pieces.is_empty(), "no piece to move");
+    let piece = if last {
+        &pieces[pieces.len() - 1]
+    } else {
+        &pieces[0]
+    };
+    let mv = piece.attr("data-move").await.unwrap().expect("a move");
+    piece.click().await.expect("a click on the piece");
+    if pieces.len() > 1 {
+        let target = b.find(&format!("#board .target[data-move='{mv}']")).await;
+        target.click().await.expect("a click on the target");
+    }
+    b.wait(
+        "the move to be played",
+        &format!(
+            "const g = document.getElementById('game'); \
+             return Number(g.dataset.ply) > {before} || g.dataset.status === 'over'"
+        ),
+    )
+    .await;
+    mv
+}
+
+/// The pieces the board shows, as `side:place`, sorted, with the trays.
+async fn board_text(b: &Browser) -> Value {
+    b.js("return { \
+            pieces: [...document.querySelectorAll('#board .piece')] \
+              .map(p => p.dataset.side + ':' + p.dataset.place).sort(), \
+            trays: [...document.querySelectorAll('#board .tray')].map(t => t.getAttribute('aria-label')) }")
+        .await
+}
+
+/// The pieces of a Royal Game of Ur position text, as `side:square`.
+fn ur_pieces(position: &str) -> Value {
+    let board = position.split(' ').next().expect("a board");
+    let mut out = BTreeSet::new();
+    for (i, row) in board.split('/').enumerate() {
+        let rank = 3 - i;
+        let mut file = 0u8;
+        for ch in row.chars() {
+            match ch {
+                '0'..='9' => file += ch as u8 - b'0',
+                'l' | 'd' => {
+                    let side = if ch == 'l' { "light" } else { "dark" };
+                    out.insert(format!("{side}:{}{rank}", char::from(b'a' + file)));
+                    file += 1;
+                }
+                _ => file += 1,
+            }
+        }
+    }
+    json!(out.into_iter().collect::<Vec<_>>())
+}
+
+/// Creates a game through the API: `(id, {side: token}, state)`, both
+/// seats taken for a friend game.
+fn api_game(server: &Server, body: Value) -> (String, Vec<(String, String)>, Value) {
+    let made = server.post("/api/games", None, &body);
+    assert_eq!(made.status, 201, "{}", made.text());
+    let made = made.json();
+    let id = made["id"].as_str().unwrap().to_owned();
+    let mut seats = vec![(
+        made["seat"].as_str().unwrap().to_owned(),
+        made["token"].as_str().unwrap().to_owned(),
+    )];
+    let mut state = made["state"].clone();
+    if let Some(invite) = made["invite"].as_str() {
+        let invite = invite.split_once("#join=").unwrap().1;
+        let joined = server.post(
+            &format!("/api/games/{id}/join"),
+            None,
+            &json!({ "invite": invite }),
+        );
+        assert_eq!(joined.status, 200, "{}", joined.text());
+        let joined = joined.json();
+        seats.push((
+            joined["seat"].as_str().unwrap().to_owned(),
+            joined["token"].as_str().unwrap().to_owned(),
+        ));
+        state = joined["state"].clone();
+    }
+    (id, seats, state)
+}
+
+/// Plays one move through the API for the seat to move (which must be one
+/// of `seats`), choosing the `n`th legal move; returns the new state.
+fn api_move(server: &Server, id: &str, seats: &[(String, String)], n: usize) -> Value {
+    let state = server.state(id);
+    let side = state["side"].as_str().unwrap();
+    let token = &seats
+        .iter()
+        .find(|(s, _)| s == side)
+        .expect("a seat to move")
+        .1;
+    let legal = state["legal"].as_array().unwrap();
+    let mv = legal[n % legal.len()].as_str().unwrap();
+    let reply = server.post(
+        &format!("/api/games/{id}/moves"),
+        Some(token),
+        &json!({"ply": state["ply"], "move": mv}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.json()
+}
+
+/// A finished game against the level-1 bot, played through the API.
+fn finished_bot_game(server: &Server, rules: &str, pick: usize) -> Value {
+    let (id, seats, _) = api_game(
+        server,
+        json!({"game": "ur", "rules": rules, "level": 1, "side": "light"}),
+    );
+    let mut n = pick;
+    loop {
+        let state = server.wait_for(&id, |s| s["status"] == "over" || s["side"] == "light");
+        if state["status"] == "over" {
+            return state;
+        }
+        api_move(server, &id, &seats, n);
+        n += 1;
+    }
+}
+
+/// Waits for a file to be downloaded completely.
+async fn downloaded(b: &Browser, name: &str) -> String {
+    let path = b.downloads.join(name);
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let partial = std::fs::read_dir(&b.downloads)
+            .map(|d| {
+                d.flatten()
+                    .any(|e| e.path().extension().is_some_and(|x| x == "crdownload"))
+            })
+            .unwrap_or(false);
+        if !partial && let Ok(text) = std::fs::read_to_string(&path) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "{name} was not downloaded");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A server with a data folder of its own, and a ChromeDriver; dropped in
+/// that order (browsers, then the server, then the folder).
+struct Bench {
+    driver: Driver,
+    server: Server,
+    /// The data folder, removed when the bench is dropped.
+    _scratch: Scratch,
+}
+
+impl Bench {
+    /// `race serve` with `extra` arguments, and a driver, for test `name`.
+    async fn start(name: &str, extra: &[&str]) -> Bench {
+        let scratch = Scratch::new(&format!("page-{name}"));
+        let server = Server::start(&scratch.path("data"), extra);
+        let driver = Driver::start(name).await;
+        Bench {
+            driver,
+            server,
+            _scratch: scratch,
+        }
+    }
+}
+
+/// A Royal Game of Ur game against the level-1 bot, as light.
+const UR_BOT: [(&str, &str); 4] = [
+    ("game", "ur"),
+    ("opponent", "bot"),
+    ("level", "1"),
+    ("side", "light"),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_ur_game_against_the_bot_by_clicking_and_its_record_replays() {
+    let bench = Bench::start("bot", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("rules", "custom"),
+            ("field-pieces", "3"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    let mut moves = 0;
+    while next(&b).await == Next::Move {
+        click_move(&b, false).await;
+        moves += 1;
+    }
+    assert!(moves >= 3, "a game takes more than {moves} moves");
+    let state = server.state(&id);
+    assert_eq!(
+        state["rules"],
+        "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=3"
+    );
+    assert_eq!(state["seats"]["dark"], "bot:1");
+
+    // The result, and the dice checked in the page.
+    b.wait(
+        "the dice checked",
+        "return document.querySelector('#check')?.dataset.check === 'match'",
+    )
+    .await;
+    let title = b
+        .js("return document.querySelector('#end-title').textContent")
+        .await;
+    let won = state["result"]["winner"] == "light";
+    assert!(
+        title
+            .as_str()
+            .unwrap()
+            .starts_with(if won { "You won" } else { "You lost" }),
+        "{title} for {}",
+        state["result"]
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#seed').textContent")
+            .await,
+        state["seed"]
+    );
+
+    // The record, downloaded, replays to the same result.
+    b.click("#download").await;
+    let name = format!("race-{id}.txt");
+    let text = downloaded(&b, &name).await;
+    assert_eq!(text, server.get(&format!("/api/games/{id}/record")).text());
+    let file = b.downloads.join(&name);
+    let run = race(&["replay", file.to_str().unwrap(), "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let replayed: Value = serde_json::from_str(&run.out).unwrap();
+    assert_eq!(replayed["result"], state["result"]);
+    assert_eq!(replayed["ply"], state["ply"]);
+    assert_eq!(replayed["position"], state["position"]);
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_senet_friend_game_through_the_invite_link() {
+    let bench = Bench::start("friend", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let host = driver.browser(DESKTOP).await;
+    let friend = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &host,
+        &server.addr,
+        &[("game", "senet"), ("opponent", "friend"), ("side", "light")],
+    )
+    .await;
+    let link = host
+        .wait(
+            "the invite link",
+            "return document.querySelector('#invite-link')?.value",
+        )
+        .await;
+    let link = link.as_str().unwrap();
+    let prefix = format!("http://{}/g/{id}#join=", server.addr);
+    assert!(link.starts_with(&prefix), "{link}");
+    assert!(
+        host.js("return document.querySelector('#copy').getAttribute('aria-label')")
+            .await
+            .as_str()
+            .is_some_and(|l| !l.is_empty())
+    );
+    assert_eq!(view(&host).await["status"], "waiting");
+
+    // The friend opens the link: the seat is taken, the token kept in the
+    // browser and gone from the address.
+    friend.client.goto(link).await.expect("the link opens");
+    friend
+        .wait(
+            "the friend's seat",
+            "return document.getElementById('game')?.dataset.seat === 'dark'",
+        )
+        .await;
+    assert_eq!(
+        friend.js("return location.href").await,
+        format!("http://{}/g/{id}", server.addr)
+    );
+    let token = friend
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
+        .await;
+    let token = token.as_str().expect("a token kept");
+    assert!(token.len() >= 22);
+    assert!(
+        !friend
+            .js("return document.documentElement.outerHTML")
+            .await
+            .as_str()
+            .unwrap()
+            .contains(token)
+    );
+    host.wait(
+        "the host to see the friend",
+        "return document.getElementById('game').dataset.status === 'playing' && document.querySelector('#invite').hidden",
+    )
+    .await;
+
+    // They play to the end, each in their own browser.
+    let deadline = Instant::now() + PATIENCE * 10;
+    let mut moves = [0u32; 2];
+    'game: loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        for (i, b) in [&host, &friend].into_iter().enumerate() {
+            match b.js(NEXT).await.as_str() {
+                Some("over") => break 'game,
+                Some("move") => {
+                    click_move(b, true).await;
+                    moves[i] += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(moves[0] > 0 && moves[1] > 0, "{moves:?}");
+    let state = server.state(&id);
+    assert_eq!(state["status"], "over");
+    let won = state["result"]["winner"].as_str().unwrap();
+    for (b, side) in [(&host, "light"), (&friend, "dark")] {
+        b.wait(
+            "the dice checked",
+            "return document.querySelector('#check')?.dataset.check === 'match'",
+        )
+        .await;
+        let title = b
+            .js("return document.querySelector('#end-title').textContent")
+            .await;
+        let expect = if won == side { "You won" } else { "You lost" };
+        assert!(
+            title.as_str().unwrap().starts_with(expect),
+            "{side}: {title}"
+        );
+    }
+    host.close().await;
+    friend.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reload_keeps_the_position_and_the_seat_and_play_goes_on() {
+    let bench = Bench::start("reload", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("opponent", "bot"),
+            ("level", "2"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    for _ in 0..3 {
+        assert_eq!(next(&b).await, Next::Move);
+        click_move(&b, false).await;
+    }
+    assert_eq!(next(&b).await, Next::Move);
+    let before = (view(&b).await, board_text(&b).await);
+    let turn = b
+        .js("return document.querySelector('#turn').textContent")
+        .await;
+    b.client.refresh().await.expect("a reload");
+    b.wait("the game again", NEXT).await;
+    assert_eq!((view(&b).await, board_text(&b).await), before);
+    assert_eq!(
+        b.js("return document.querySelector('#turn').textContent")
+            .await,
+        turn
+    );
+    let players = b
+        .js("return document.querySelector('.players').textContent")
+        .await;
+    assert!(
+        players.as_str().unwrap().starts_with("Light: you"),
+        "{players}"
+    );
+    let at = before.0["ply"].as_u64().unwrap();
+    let mv = click_move(&b, false).await;
+    let state = server.state(&id);
+    let entry = &state["log"][at as usize];
+    assert_eq!(
+        (entry["side"].as_str(), entry["move"].as_str()),
+        (Some("light"), Some(mv.as_str()))
+    );
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_sees_every_move_and_has_no_controls() {
+    let bench = Bench::start("watch", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, seats, _) = api_game(server, json!({"game": "ur", "opponent": "friend"}));
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the watcher's view",
+        "return document.getElementById('game')?.dataset.seat === 'watcher'",
+    )
+    .await;
+    for n in 0..12 {
+        let state = api_move(server, &id, &seats, n);
+        let ply = state["ply"].as_u64().unwrap();
+        b.wait(
+            "the move to appear",
+            &format!(
+                "const g = document.getElementById('game'); \
+                 return Number(g.dataset.ply) === {ply} && document.querySelectorAll('#log li').length === {ply}"
+            ),
+        )
+        .await;
+        assert_eq!(
+            board_text(&b).await["pieces"],
+            ur_pieces(state["position"].as_str().unwrap())
+        );
+        let last = state["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|e| e["move"].is_string())
+            .unwrap();
+        let said = b
+            .js(&format!(
+                "return document.querySelector('#log li[value=\"{}\"]').textContent",
+                last["ply"].as_u64().unwrap() + 1
+            ))
+            .await;
+        let to = last["move"].as_str().unwrap().split('-').nth(1).unwrap();
+        assert!(
+            said.as_str().unwrap().contains(to),
+            "{said} for {}",
+            last["move"]
+        );
+        let controls = b
+            .js("return document.querySelectorAll('#board .movable, #board .target, #board [tabindex]').length \
+                 + (document.querySelector('#resign').hidden ? 0 : 1) \
+                 + document.querySelectorAll('#rematch').length")
+            .await;
+        assert_eq!(controls, 0, "a watcher has no move controls");
+    }
+    let help = b
+        .js("return document.querySelector('.help').textContent")
+        .await;
+    assert_eq!(help, "You are watching this game.");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_by_keyboard_only() {
+    let bench = Bench::start("keys", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
+    let focused = "const a = document.activeElement; \
+         return a && a.classList.contains('movable') ? a.getAttribute('data-move') : null";
+    let mut played = Vec::new();
+    while played.len() < 5 {
+        if next(&b).await == Next::Over {
+            break;
+        }
+        let before = ply(&b).await;
+        let offered = b
+            .js("return document.querySelectorAll('#board .movable').length")
+            .await;
+        let mut presses = 0;
+        while b.js(focused).await.is_null() {
+            assert!(presses < 60, "Tab never reached a movable piece");
+            b.keys(&[Key::Tab]).await;
+            presses += 1;
+        }
+        let first = b.js(focused).await;
+        if offered.as_u64() > Some(1) {
+            b.keys(&[Key::Right]).await;
+            let second = b.js(focused).await;
+            assert!(
+                second.is_string() && second != first,
+                "the arrow moved from {first} to {second}"
+            );
+            // Reached by the keyboard, the piece shows where it goes.
+            assert!(
+                b.js("return document.querySelectorAll('#board .target').length")
+                    .await
+                    .as_u64()
+                    >= Some(1)
+            );
+        }
+        let mv = b.js(focused).await.as_str().unwrap().to_owned();
+        b.keys(&[Key::Enter]).await;
+        b.wait(
+            "the move to be played",
+            &format!("return Number(document.getElementById('game').dataset.ply) > {before}"),
+        )
+        .await;
+        let state = server.state(&id);
+        assert_eq!(state["log"][before as usize]["move"], mv.as_str());
+        played.push(mv);
+    }
+    assert!(played.len() >= 3, "only {} moves were played", played.len());
+    b.close().await;
+}
+
+/// A 2-piece finkel table, solved for the test.
+fn finkel2_table(scratch: &Scratch) -> String {
+    let table = scratch.path("finkel2.table");
+    let run = race(&[
+        "solve",
+        "finkel",
+        "--pieces",
+        "2",
+        "--out",
+        table.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    table.to_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds() {
+    let scratch = Scratch::new("page-review");
+    let table = finkel2_table(&scratch);
+    let server = Server::start(&scratch.path("data"), &["--table", &table]);
+    let driver = Driver::start("review").await;
+    let b = driver.browser(DESKTOP).await;
+
+    // The start form offers the perfect bot for the rules with a table only.
+    b.open(&server.addr, "/").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    b.find("select[name='rules']")
+        .await
+        .select_by_value("custom")
+        .await
+        .unwrap();
+    b.find("select[name='field-pieces']")
+        .await
+        .select_by_value("2")
+        .await
+        .unwrap();
+    b.find("input[name='level'][value='perfect']").await;
+    b.find("select[name='field-pieces']")
+        .await
+        .select_by_value("3")
+        .await
+        .unwrap();
+    b.wait(
+        "perfect to go",
+        "return !document.querySelector(\"input[name='level'][value='perfect']\")",
+    )
+    .await;
+
+    // A finished game with mistakes in it, and what race analyse says.
+    let (state, analysis) = (0..20)
+        .find_map(|pick| {
+            let state = finished_bot_game(&server, FINKEL2, pick);
+            let id = state["id"].as_str().unwrap();
+            let file = scratch.path(&format!("{id}.txt"));
+            std::fs::write(&file, server.get(&format!("/api/games/{id}/record")).text()).unwrap();
+            let run = race(&[
+                "analyse",
+                file.to_str().unwrap(),
+                "--table",
+                &table,
+                "--json",
+            ]);
+            assert_eq!(run.code, 0, "{}", run.err);
+            let analysis: Value = serde_json::from_str(&run.out).unwrap();
+            let mistakes = analysis["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["lost"].as_f64().unwrap() > 1e-9);
+            mistakes.then_some((state, analysis))
+        })
+        .expect("a game with a mistake");
+    let id = state["id"].as_str().unwrap();
+    let plies = state["ply"].as_u64().unwrap();
+    let turns = analysis["turns"].as_array().unwrap();
+    assert_eq!(turns.len() as u64, plies);
+
+    b.open(&server.addr, &format!("/g/{id}/review")).await;
+    let points = b
+        .wait(
+            "the graph",
+            "return document.querySelectorAll('#graph .pt').length",
+        )
+        .await;
+    assert_eq!(points.as_u64(), Some(plies), "one point a ply");
+
+    // The graph is light's chance after each ply, by the table.
+    let shown = b
+        .js("return [...document.querySelectorAll('#graph .pt')].map(p => Number(p.dataset.value))")
+        .await;
+    let expected: Vec<f64> = turns
+        .iter()
+        .map(|t| {
+            let after = t["after"].as_f64().unwrap();
+            if t["side"] == "light" {
+                after
+            } else {
+                1.0 - after
+            }
+        })
+        .collect();
+    assert_eq!(numbers(&shown), expected.len());
+    for (i, (shown, expected)) in shown.as_array().unwrap().iter().zip(&expected).enumerate() {
+        assert!(
+            same(shown, *expected),
+            "ply {i}: the graph shows {shown}, race analyse {expected}"
+        );
+    }
+
+    // The mistakes listed, each with the chance lost race analyse gives.
+    let listed = b
+        .js("return [...document.querySelectorAll('.mistake')].map(m => [m.classList.contains('light') ? 'light' : 'dark', Number(m.dataset.ply), Number(m.dataset.lost)])")
+        .await;
+    let expected: Vec<Value> = ["light", "dark"]
+        .into_iter()
+        .flat_map(|side| {
+            turns
+                .iter()
+                .filter(move |t| t["side"] == side && t["lost"].as_f64().unwrap() > 1e-9)
+                .map(move |t| json!([side, t["ply"], t["lost"]]))
+        })
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(
+        numbers(&listed),
+        expected.len(),
+        "{listed} against {expected:?}"
+    );
+    for (shown, expected) in listed.as_array().unwrap().iter().zip(&expected) {
+        assert_eq!((&shown[0], &shown[1]), (&expected[0], &expected[1]));
+        assert!(
+            same(&shown[2], expected[2].as_f64().unwrap()),
+            "{shown} against {expected}"
+        );
+    }
+    let words = b
+        .js("return document.querySelector('.mistake').textContent")
+        .await;
+    let lost = expected[0][2].as_f64().unwrap() * 100.0;
+    assert!(
+        words
+            .as_str()
+            .unwrap()
+            .contains(&format!("−{lost:.2} points")),
+        "{words}"
+    );
+
+    // A point shows the board after its ply, a mistake the board it was made on.
+    let story = server.get(&format!("/api/games/{id}/plies")).json();
+    let k = plies / 2;
+    b.click(&format!("#graph .pt[data-ply='{k}']")).await;
+    b.wait(
+        "the board after the ply",
+        &format!("return document.querySelector('#review-caption').textContent.startsWith('Ply {} of {plies}')", k + 1),
+    )
+    .await;
+    assert_eq!(
+        board_text(&b).await["pieces"],
+        ur_pieces(story["plies"][k as usize]["position"].as_str().unwrap())
+    );
+    let m = expected[0][1].as_u64().unwrap();
+    b.click(&format!(".mistake[data-ply='{m}']")).await;
+    let before = if m == 0 {
+        story["start"]["position"].clone()
+    } else {
+        story["plies"][m as usize - 1]["position"].clone()
+    };
+    b.wait(
+        "the board the mistake was made on",
+        &format!("return document.querySelector('#step').value === '{m}'"),
+    )
+    .await;
+    assert_eq!(
+        board_text(&b).await["pieces"],
+        ur_pieces(before.as_str().unwrap())
+    );
+    b.close().await;
+}
+
+/// How many items a JSON list holds.
+fn numbers(list: &Value) -> usize {
+    list.as_array().map_or(0, Vec::len)
+}
+
+/// Whether a number the page shows is the number given. The page writes
+/// each number back exactly (the shortest text that reads as the same
+/// double, as the server does), but reading JSON numbers here may be off in
+/// the last binary digit, so they are compared to within 1e-12.
+fn same(shown: &Value, expected: f64) -> bool {
+    shown
+        .as_f64()
+        .is_some_and(|x| (x - expected).abs() <= 1e-12)
+}
+
+/// Checks the board lies inside the viewport and nothing scrolls sideways.
+async fn fits(b: &Browser, what: &str) {
+    let r = b
+        .js("const r = document.querySelector('#board svg').getBoundingClientRect(); \
+             return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight, document.documentElement.scrollWidth]")
+        .await;
+    let v: Vec<f64> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let [left, top, right, bottom, width, height, scroll] = v[..] else {
+        panic!("{r}")
+    };
+    assert!(
+        left >= 0.0
+            && top >= 0.0
+            && right <= width
+            && bottom <= height
+            && right - left > 0.5 * width.min(700.0),
+        "{what}: the board lies at {left},{top}..{right},{bottom} in a viewport of {width}x{height}"
+    );
+    assert!(
+        scroll <= width,
+        "{what}: the page scrolls sideways ({scroll} > {width})"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
+    let scratch = Scratch::new("page-shots");
+    let table = finkel2_table(&scratch);
+    let server = Server::start(&scratch.path("data"), &["--table", &table]);
+    let finished = finished_bot_game(&server, FINKEL2, 1);
+    let finished = finished["id"].as_str().unwrap();
+    let driver = Driver::start("shots").await;
+    for (size, name) in [(PHONE, "phone"), (DESKTOP, "desktop")] {
+        let b = driver.browser(size).await;
+        b.open(&server.addr, "/").await;
+        b.wait(
+            "the start form",
+            "return document.querySelector('#start:not([disabled])')",
+        )
+        .await;
+        b.screenshot(&format!("start-{name}")).await;
+        let scroll = b
+            .js("return document.documentElement.scrollWidth <= innerWidth")
+            .await;
+        assert_eq!(
+            scroll, true,
+            "the start page scrolls sideways at {name} size"
+        );
+
+        for game in ["ur", "senet"] {
+            start_game(
+                &b,
+                &server.addr,
+                &[
+                    ("game", game),
+                    ("opponent", "bot"),
+                    ("level", "1"),
+                    ("side", "light"),
+                ],
+            )
+            .await;
+            for _ in 0..4 {
+                if next(&b).await == Next::Move {
+                    click_move(&b, true).await;
+                }
+            }
+            if next(&b).await == Next::Move {
+                // A piece chosen: its targets show.
+                let n = b
+                    .js("return document.querySelectorAll('#board .movable').length")
+                    .await;
+                if n.as_u64() > Some(1) {
+                    b.click("#board .movable").await;
+                    b.find("#board .target").await;
+                }
+            }
+            fits(&b, &format!("{game} at {name} size")).await;
+            b.screenshot(&format!("{game}-play-{name}")).await;
+        }
+
+        b.open(&server.addr, &format!("/g/{finished}/review")).await;
+        b.wait(
+            "the graph",
+            "return document.querySelectorAll('#graph .pt').length",
+        )
+        .await;
+        fits(&b, &format!("the review at {name} size")).await;
+        b.screenshot(&format!("review-{name}")).await;
+        b.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dark_mode_and_reduced_motion_are_followed() {
+    let bench = Bench::start("dark", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver
+        .browser_with(
+            PHONE,
+            &["--force-dark-mode", "--force-prefers-reduced-motion"],
+        )
+        .await;
+    start_game(&b, &server.addr, &UR_BOT).await;
+    assert_eq!(next(&b).await, Next::Move);
+    click_move(&b, false).await;
+    let seen = b
+        .js(
+            "return { dark: matchMedia('(prefers-color-scheme: dark)').matches, \
+                      still: matchMedia('(prefers-reduced-motion: reduce)').matches, \
+                      background: getComputedStyle(document.body).backgroundColor, \
+                      sliding: document.querySelectorAll('.sliding').length }",
+        )
+        .await;
+    assert_eq!(
+        seen,
+        json!({"dark": true, "still": true, "background": "rgb(24, 22, 20)", "sliding": 0})
+    );
+    fits(&b, "ur in dark mode").await;
+    b.screenshot("ur-play-dark-phone").await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
+    let scratch = Scratch::new("page-offline");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let driver = Driver::start("offline").await;
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
+    let mut clicked = Vec::new();
+    for _ in 0..2 {
+        if next(&b).await == Next::Move {
+            clicked.push(click_move(&b, false).await);
+        }
+    }
+    assert_eq!(next(&b).await, Next::Move);
+    let before = ply(&b).await;
+
+    // The server goes away: the page says so, and a move made now waits.
+    let addr = server.addr.clone();
+    server.kill();
+    b.wait(
+        "the offline notice",
+        "return !document.getElementById('net').hidden",
+    )
+    .await;
+    let pieces = b
+        .client
+        .find_all(fantoccini::Locator::Css("#board .movable"))
+        .await
+        .unwrap();
+    let mv = pieces[0].attr("data-move").await.unwrap().unwrap();
+    pieces[0].click().await.unwrap();
+    if pieces.len() > 1 {
+        b.click(&format!("#board .target[data-move='{mv}']")).await;
+    }
+    b.wait(
+        "the move to wait",
+        "return document.getElementById('notice').textContent.startsWith('Offline')",
+    )
+    .await;
+    clicked.push(mv.clone());
+
+    // Back on the same address: the move arrives once, and play goes on.
+    let server = Server::start(&data, &["--addr", &addr]);
+    b.wait(
+        "the move to be played",
+        &format!(
+            "return Number(document.getElementById('game').dataset.ply) > {before} \
+             && document.getElementById('net').hidden"
+        ),
+    )
+    .await;
+    let state = server.state(&id);
+    assert_eq!(state["log"][before as usize]["move"], mv.as_str());
+    while next(&b).await == Next::Move && clicked.len() < 6 {
+        clicked.push(click_move(&b, false).await);
+    }
+    let state = server.state(&id);
+    let light: Vec<&str> = state["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["side"] == "light")
+        .filter_map(|e| e["move"].as_str())
+        .collect();
+    assert_eq!(light, clicked, "each move clicked is played once");
+    b.close().await;
+}

@@ -1,0 +1,149 @@
+// The server's API: requests, the seat tokens kept in this browser, the
+// live event stream, and moves sent until the server answers.
+
+import { sleep } from "./dom.js";
+
+/** A reply the server refused, with its JSON error. */
+export class Refused extends Error {
+  constructor(reply) {
+    super(reply.data?.error?.message ?? `the server answered ${reply.status}`);
+    this.reply = reply;
+    this.code = reply.data?.error?.code ?? "unknown";
+  }
+}
+
+/** One request; resolves to `{status, ok, data}`, rejects when offline. */
+export async function request(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, {
+    method,
+    headers,
+    cache: "no-store",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const type = res.headers.get("content-type") ?? "";
+  const data = type.includes("json") ? await res.json() : await res.text();
+  return { status: res.status, ok: res.ok, data };
+}
+
+/** GET a JSON document; throws `Refused` for an error reply. */
+export async function getJSON(path) {
+  const reply = await request("GET", path);
+  if (!reply.ok) throw new Refused(reply);
+  return reply.data;
+}
+
+export const gamePath = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+/** The rule set `rules` of `game`, with its board. */
+export function ruleSet(game, rules) {
+  return getJSON(`/api/rules/${game}?rules=${encodeURIComponent(rules)}`);
+}
+
+// Seats: a game's token lives in localStorage under its id, never in a URL.
+const seatKey = (id) => `race.seat.${id}`;
+
+/** The seat this browser holds in game `id`: `{seat, token, invite?}`. */
+export function loadSeat(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(seatKey(id)) ?? "null");
+    if (v && typeof v.token === "string" && (v.seat === "light" || v.seat === "dark")) return v;
+  } catch {
+    // A damaged entry is no seat.
+  }
+  return null;
+}
+
+export function saveSeat(id, seat) {
+  localStorage.setItem(seatKey(id), JSON.stringify(seat));
+}
+
+/** The settings a game was made with, for a rematch. */
+export function saveSettings(id, settings) {
+  localStorage.setItem(`race.settings.${id}`, JSON.stringify(settings));
+}
+
+export function loadSettings(id) {
+  try {
+    return JSON.parse(localStorage.getItem(`race.settings.${id}`) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
+/** Creates a game; resolves to the server's reply (id, seat, token, ...). */
+export async function createGame(settings) {
+  const reply = await request("POST", "/api/games", { body: settings });
+  if (!reply.ok) throw new Refused(reply);
+  const made = reply.data;
+  saveSeat(made.id, { seat: made.seat, token: made.token, invite: made.invite ?? null });
+  saveSettings(made.id, settings);
+  return made;
+}
+
+/**
+ * Follows a game's states. The browser's EventSource reconnects by itself;
+ * when it gives up (the server was gone), a new one is opened. `online`
+ * is told whether the stream is up.
+ */
+export function watch(id, { state, online }) {
+  let source = null;
+  let retry = null;
+  let stopped = false;
+  const open = () => {
+    if (stopped) return;
+    source = new EventSource(`${gamePath(id)}/events`);
+    source.onopen = () => online(true);
+    source.addEventListener("state", (e) => {
+      online(true);
+      const st = JSON.parse(e.data);
+      state(st);
+      if (st.status === "over") stop();
+    });
+    source.onerror = () => {
+      if (stopped) return;
+      online(false);
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        retry = setTimeout(open, 2000);
+      }
+    };
+  };
+  const stop = () => {
+    stopped = true;
+    clearTimeout(retry);
+    source?.close();
+  };
+  addEventListener("online", () => {
+    if (!stopped && source?.readyState !== EventSource.OPEN) {
+      source?.close();
+      clearTimeout(retry);
+      open();
+    }
+  });
+  open();
+  return { stop };
+}
+
+/**
+ * Sends a move for `ply` until the server answers: a move sent while
+ * offline is sent again, with the same ply, so that it is played once
+ * (the server answers a repeat of a played ply with the state). Resolves
+ * to the reply; `waiting` is called before each retry.
+ */
+export async function sendMove(id, token, ply, move, waiting) {
+  let pause = 400;
+  for (;;) {
+    try {
+      const reply = await request("POST", `${gamePath(id)}/moves`, { body: { ply, move }, token });
+      if (reply.status < 500) return reply;
+    } catch {
+      // Offline: try again.
+    }
+    waiting();
+    await sleep(pause);
+    pause = Math.min(pause * 2, 4000);
+  }
+}

@@ -1,0 +1,354 @@
+// A game: the board, the throw, whose turn, the moves on offer, the log in
+// words; the invite while a friend is awaited; the end with the dice
+// checked. A browser that holds no seat of the game watches.
+
+import {
+  createGame, gamePath, getJSON, loadSeat, loadSettings, request, ruleSet, saveSeat, sendMove, watch,
+} from "./api.js";
+import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
+import { h, sideName } from "./dom.js";
+import { ends, GAME_TITLES, holder, lostReason, plyWords, rulesLine, rulesName } from "./words.js";
+
+const HOW = {
+  home: "by bringing every piece home",
+  resign: "by resignation",
+  ply_cap: "by the ply limit",
+};
+
+/** Lowercase hex SHA-256 of the bytes a hex text spells, in the browser. */
+async function sha256Hex(hex) {
+  const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Takes the seat an invite link (`#join=TOKEN`) offers, then forgets the link. */
+async function joinFromLink(id, note) {
+  const match = location.hash.match(/^#join=([A-Za-z0-9_-]+)$/);
+  if (!location.hash) return;
+  history.replaceState(null, "", location.pathname);
+  if (!match || loadSeat(id)) return;
+  const reply = await request("POST", `${gamePath(id)}/join`, { body: { invite: match[1] } });
+  if (reply.ok) {
+    saveSeat(id, { seat: reply.data.seat, token: reply.data.token });
+  } else {
+    note(reply.data?.error?.code === "seat_taken"
+      ? "Both seats of this game are taken: you are watching it."
+      : "This invite link does not open a seat of this game: you are watching it.");
+  }
+}
+
+export async function showGame(main, id, net) {
+  const notes = [];
+  await joinFromLink(id, (t) => notes.push(t));
+  let st = await getJSON(gamePath(id));
+  const rules = await ruleSet(st.game, st.rules);
+  const seat = loadSeat(id);
+  const mine = seat?.seat ?? null;
+  const flip = st.game === "ur" && mine === "dark";
+  document.title = `${GAME_TITLES[st.game]}: race games`;
+
+  let story = { start: null, plies: [] };
+  let selected = null;
+  let pending = null;
+  let online = true;
+  let board = null;
+  let lastAnimated = -1;
+  let loadingStory = false;
+  let message = "";
+
+  // The parts of the page.
+  const players = h("p", { class: "players" });
+  const invite = h("section", { class: "invite card", id: "invite", hidden: true, "aria-labelledby": "invite-title" });
+  const turn = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
+  const notice = h("p", { class: "notice", id: "notice", "aria-live": "polite" });
+  const dice = h("div", { class: "dice", id: "dice" });
+  const boardBox = h("div", { class: "board-box", id: "board" });
+  const help = h("p", { class: "help" });
+  const resign = h("button", { type: "button", class: "quiet", id: "resign", hidden: true }, "Resign");
+  const log = h("ol", { class: "log", id: "log", reversed: true, "aria-label": "What happened, newest first" });
+  const end = h("section", { class: "end card", id: "end", hidden: true, "aria-labelledby": "end-title" });
+  const fair = h("details", { class: "fair" },
+    h("summary", {}, "Fair dice"),
+    h("p", {}, "The server throws the dice from a secret seed chosen for this game. Its SHA-256, shown here from the first move, binds the server to it; when the game ends the seed is revealed and this page checks it."),
+    h("p", {}, "Commitment: ", h("code", { id: "commitment", class: "hex" }, st.commitment)));
+
+  const view = h("section", { class: "game", id: "game" },
+      h("div", { class: "game-head" },
+        h("h1", {}, GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
+        rulesLine(st.rules),
+        players),
+      ...notes.map((t) => h("p", { class: "notice" }, t)),
+      invite,
+      end,
+      h("div", { class: "play-area" },
+        h("div", { class: "table" },
+          h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice), dice),
+          boardBox,
+          h("div", { class: "under" }, help, resign)),
+        h("aside", { class: "side-panel card" }, h("h2", {}, "Moves"), log, fair)));
+  main.replaceChildren(view);
+
+  const myTurn = () => mine && st.status === "playing" && st.side === mine && !pending;
+
+  const moves = () => (myTurn() ? st.legal.map((move) => {
+    const [from, to] = ends(move);
+    return { move, from, to };
+  }) : []);
+
+  async function play(move) {
+    if (!myTurn() || !st.legal.includes(move)) return;
+    pending = { ply: st.ply, move };
+    selected = null;
+    render();
+    const reply = await sendMove(id, seat.token, pending.ply, move, () => {
+      message = "Offline: your move will be sent again when the connection returns.";
+      notice.textContent = message;
+    });
+    pending = null;
+    message = "";
+    if (!reply.ok) message = reply.data?.error?.message ?? "The move was refused.";
+    // The reply may be older than a state the stream brought already.
+    const next = reply.ok ? reply.data : reply.data?.state;
+    if (!next || !accept(next)) render();
+  }
+
+  function pick(place, byKey) {
+    const list = moves().filter((m) => m.from === place);
+    if (place === null || !list.length) {
+      selected = null;
+      board?.select(null);
+      return;
+    }
+    if (byKey || st.legal.length === 1 || selected === place) {
+      play(list[0].move);
+      return;
+    }
+    selected = place;
+    board.select(place);
+  }
+
+  function lastMove() {
+    const entry = st.log.at(-1);
+    if (!entry?.move) return null;
+    const [from, to] = ends(entry.move);
+    return { from, to, side: entry.side, ply: entry.ply };
+  }
+
+  function renderBoard() {
+    const focusedPlace = boardBox.contains(document.activeElement)
+      ? document.activeElement.getAttribute("data-place") ?? ""
+      : null;
+    const position = parsePosition(st.game, st.position, rules.board.pieces);
+    const last = lastMove();
+    board = drawBoard({
+      game: st.game,
+      board: rules.board,
+      position,
+      flip,
+      moves: moves(),
+      selected,
+      last,
+      onPick: pick,
+      onFocus: (place) => {
+        selected = place;
+        board.select(place);
+      },
+      onPlay: play,
+    });
+    boardBox.replaceChildren(board.svg);
+    if (last && last.ply > lastAnimated) {
+      lastAnimated = last.ply;
+      animateMove(board.svg, st.game, last, flip);
+    }
+    if (focusedPlace !== null) {
+      const again = focusedPlace && board.svg.querySelector(`.movable[data-place="${focusedPlace}"]`);
+      (again || board.svg.querySelector(".movable"))?.focus();
+    }
+  }
+
+  // The latest turn lost since the viewer's side last moved, in words.
+  function lostSince() {
+    const viewer = mine ?? st.side;
+    for (let i = story.plies.length - 1; i >= 0; i -= 1) {
+      const p = story.plies[i];
+      if (p.move === null) return `${sideName(p.side)} lost a turn: ${lostReason(st.game, p.roll)}.`;
+      if (p.side === viewer) break;
+    }
+    return "";
+  }
+
+  function renderTurn() {
+    if (st.status === "waiting") {
+      turn.textContent = mine ? "Waiting for your friend to open the link." : "Waiting for a second player.";
+    } else if (st.status === "over") {
+      turn.textContent = "The game is over.";
+    } else {
+      const who = st.side === mine ? "Your" : `${sideName(st.side)}'s`;
+      const tail = pending ? " Sending your move…"
+        : myTurn() ? (st.legal.length === 1 ? " One move: click it." : " Choose a piece.")
+        : "";
+      turn.textContent = `${who} turn: ${st.side === mine ? "you" : sideName(st.side).toLowerCase()} threw ${st.roll}.${tail}`;
+    }
+    notice.textContent = message || lostSince();
+    dice.replaceChildren();
+    if (st.status === "playing" && st.faces) {
+      dice.append(drawThrow(st.game, st.faces, st.roll), h("span", { class: "roll", id: "roll" }, String(st.roll)));
+    }
+    help.textContent = myTurn()
+      ? "Click a piece to see where it goes, then click there. Keys: Tab or arrows choose a piece, Enter plays."
+      : mine ? "" : "You are watching this game.";
+    resign.hidden = !(mine && st.status === "playing");
+  }
+
+  function renderPlayers() {
+    players.textContent = `Light: ${holder(st.seats, "light", mine)} · Dark: ${holder(st.seats, "dark", mine)}`;
+  }
+
+  function renderInvite() {
+    const show = st.status === "waiting" && seat?.invite;
+    invite.hidden = !show;
+    if (!show || invite.childElementCount) return;
+    const link = new URL(seat.invite, location.origin).href;
+    const field = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-label": "The invite link" });
+    const copied = h("span", { class: "copied", role: "status", "aria-live": "polite" });
+    const copy = h("button", { type: "button", class: "primary", id: "copy", "aria-label": "Copy the invite link" }, "Copy");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch {
+        field.select();
+        document.execCommand("copy");
+      }
+      copied.textContent = "Copied.";
+    });
+    invite.append(
+      h("h2", { id: "invite-title" }, "Waiting for your friend"),
+      h("p", {}, "Send this link to the friend you want to play. Opening it takes the other seat; keep it to yourself otherwise."),
+      h("div", { class: "copy-row" }, field, copy),
+      copied);
+  }
+
+  async function renderEnd() {
+    if (st.status !== "over") return;
+    if (end.dataset.ply === String(st.ply)) return;
+    end.dataset.ply = String(st.ply);
+    end.hidden = false;
+    const r = st.result;
+    let title;
+    if (!r.winner) title = "A draw";
+    else if (mine) title = r.winner === mine ? "You won" : "You lost";
+    else title = `${sideName(r.winner)} won`;
+    const check = h("p", { class: "check", id: "check", "data-check": "pending" }, "Checking the dice…");
+    const rematch = h("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
+    rematch.addEventListener("click", async () => {
+      rematch.disabled = true;
+      const settings = loadSettings(id) ?? {
+        game: st.game,
+        rules: st.rules,
+        opponent: st.seats.light.startsWith("bot:") || st.seats.dark.startsWith("bot:") ? "bot" : "friend",
+        side: mine,
+      };
+      const bot = [st.seats.light, st.seats.dark].find((w) => w.startsWith("bot:"));
+      if (bot) settings.level = bot === "bot:perfect" ? "perfect" : Number(bot.slice(4));
+      try {
+        const made = await createGame(settings);
+        location.assign(`/g/${made.id}`);
+      } catch (e) {
+        rematch.disabled = false;
+        check.after(h("p", { class: "notice" }, e.message ?? "The rematch could not start."));
+      }
+    });
+    end.replaceChildren(
+      h("h2", { id: "end-title" }, `${title} `, h("span", { class: "how" }, r.winner ? `${sideName(r.winner)} won ${HOW[r.how] ?? ""}` : "the ply limit was reached")),
+      h("h3", {}, "Check the dice"),
+      h("p", {}, "Seed, revealed now: ", h("code", { class: "hex", id: "seed" }, st.seed)),
+      h("p", {}, "Commitment, shown from the start: ", h("code", { class: "hex" }, st.commitment)),
+      check,
+      h("div", { class: "actions" },
+        h("a", { class: "button", id: "download", href: st.record_url, download: `race-${id}.txt` }, "Download the record"),
+        mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
+        h("a", { class: "button", id: "review-link", href: `/g/${id}/review` }, "Review the game")),
+      h("p", { class: "small" }, "Anyone can replay every throw from the record with ", h("code", {}, `race replay race-${id}.txt`), "."));
+    try {
+      const digest = await sha256Hex(st.seed);
+      const ok = digest === st.commitment;
+      check.dataset.check = ok ? "match" : "mismatch";
+      check.textContent = ok
+        ? `✓ The SHA-256 of the seed is ${digest}: it matches the commitment, so the dice were fixed before the game began.`
+        : `✗ The SHA-256 of the seed is ${digest}: it does not match the commitment.`;
+      check.classList.add(ok ? "good" : "bad");
+    } catch {
+      check.dataset.check = "unavailable";
+      check.textContent = "This browser cannot compute SHA-256 here (it needs a secure connection); check with race replay.";
+    }
+  }
+
+  function renderLog() {
+    const items = story.plies.map((p) => h("li", { value: p.ply + 1, class: `ply ${p.side}` }, plyWords(st.game, p)));
+    items.reverse();
+    log.replaceChildren(...items);
+  }
+
+  async function refreshStory() {
+    if (loadingStory) return;
+    loadingStory = true;
+    try {
+      while (story.plies.length < st.ply) {
+        const more = await getJSON(`${gamePath(id)}/plies?from=${story.plies.length}`);
+        story.start = more.start;
+        const known = story.plies.length;
+        story.plies.push(...more.plies.filter((p) => p.ply >= known));
+        if (!more.plies.length) break;
+      }
+      renderLog();
+      renderTurn();
+    } catch {
+      // Offline: the next state tries again.
+    } finally {
+      loadingStory = false;
+    }
+  }
+
+  function render() {
+    view.dataset.ply = String(st.ply);
+    view.dataset.status = st.status;
+    view.dataset.seat = mine ?? "watcher";
+    renderPlayers();
+    renderInvite();
+    renderTurn();
+    renderBoard();
+    renderEnd();
+  }
+
+  /** Shows a newer state; false for one older than the state shown. */
+  function accept(next) {
+    if (next.ply < st.ply) return false;
+    const changed = next.ply !== st.ply || next.status !== st.status;
+    st = next;
+    if (changed) {
+      selected = null;
+      if (!pending) message = "";
+    }
+    render();
+    refreshStory();
+    return true;
+  }
+
+  resign.addEventListener("click", async () => {
+    if (!confirm("Resign this game?")) return;
+    const reply = await request("POST", `${gamePath(id)}/resign`, { body: {}, token: seat.token }).catch(() => null);
+    if (reply?.ok) accept(reply.data);
+  });
+
+  render();
+  refreshStory();
+  watch(id, {
+    state: accept,
+    online: (up) => {
+      if (up === online) return;
+      online = up;
+      net(up);
+    },
+  });
+}

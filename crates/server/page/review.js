@@ -1,0 +1,192 @@
+// The review of a finished game: step through its positions; a graph of
+// light's chance to win after every ply when the server has a solved
+// table for the rules (with each side's mistakes and the chance they
+// lost), otherwise of the race count, each side's steps still to go.
+
+import { gamePath, getJSON, ruleSet } from "./api.js";
+import { drawBoard, drawThrow, parsePosition } from "./board.js";
+import { h, percent, s, sideName } from "./dom.js";
+import { ends, GAME_TITLES, plyWords, rulesLine, rulesName } from "./words.js";
+
+const W = 420;
+const H = 230;
+const PAD = { left: 44, right: 12, top: 14, bottom: 30 };
+
+/** The graph: one point a ply, each a button to its position. */
+function graph(story, show) {
+  const n = story.plies.length;
+  const a = story.analysis;
+  const x = (i) => PAD.left + ((W - PAD.left - PAD.right) * i) / Math.max(n, 1);
+  const svg = s("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "graph",
+    id: "graph",
+    role: "group",
+    "aria-label": a ? "Light's chance to win after every ply" : "Steps to go for each side after every ply",
+  });
+  const inner = H - PAD.top - PAD.bottom;
+  let series;
+  let y;
+  if (a) {
+    y = (v) => PAD.top + inner * (1 - v);
+    series = [{ cls: "light", start: a.start, values: a.light_chances, label: (v) => `light ${percent(v)}` }];
+    for (const v of [0, 0.5, 1]) {
+      svg.append(
+        s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: v === 0.5 ? "axis mid" : "axis" }),
+        s("text", { x: PAD.left - 6, y: y(v) + 5, class: "tick" }, `${v * 100}%`));
+    }
+  } else {
+    const all = [story.start.race.light, story.start.race.dark, ...story.plies.flatMap((p) => [p.race.light, p.race.dark])];
+    const top = Math.max(...all, 1);
+    y = (v) => PAD.top + inner * (1 - v / top);
+    series = ["light", "dark"].map((side) => ({
+      cls: side,
+      start: story.start.race[side],
+      values: story.plies.map((p) => p.race[side]),
+      label: (v) => `${side} ${v} to go`,
+    }));
+    for (const v of [0, Math.round(top / 2), top]) {
+      svg.append(
+        s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: "axis" }),
+        s("text", { x: PAD.left - 6, y: y(v) + 5, class: "tick" }, String(v)));
+    }
+  }
+  svg.append(s("text", { x: W - PAD.right, y: H - 6, class: "tick end" }, `ply ${n}`));
+  svg.append(s("text", { x: PAD.left, y: H - 6, class: "tick start" }, "start"));
+  const cursor = s("line", { y1: PAD.top, y2: H - PAD.bottom, class: "cursor" });
+  svg.append(cursor);
+  series.forEach((ser, k) => {
+    const pts = [[x(0), y(ser.start)], ...ser.values.map((v, i) => [x(i + 1), y(v)])];
+    svg.append(s("polyline", { points: pts.map((p) => p.join(",")).join(" "), class: `line ${ser.cls}` }));
+    ser.values.forEach((v, i) => {
+      const dot = s("circle", {
+        cx: x(i + 1),
+        cy: y(v),
+        r: n > 120 ? 3 : 4.5,
+        class: `${k === 0 ? "pt" : "dot"} ${ser.cls}`,
+        "data-ply": i,
+        "data-value": v,
+      });
+      dot.append(s("title", {}, `After ply ${i + 1}: ${ser.label(v)}`));
+      dot.addEventListener("click", () => show(i + 1));
+      svg.append(dot);
+    });
+  });
+  return {
+    svg,
+    at: (i) => {
+      cursor.setAttribute("x1", x(i));
+      cursor.setAttribute("x2", x(i));
+    },
+  };
+}
+
+function totals(side, t) {
+  return `${sideName(side)}: ${t.mistakes} ${t.mistakes === 1 ? "mistake" : "mistakes"} in ${t.choices} throws with a choice, ${(t.lost * 100).toFixed(1)} points of winning chance lost; luck ${(t.luck * 100).toFixed(1)} points.`;
+}
+
+export async function showReview(main, id) {
+  const st = await getJSON(gamePath(id));
+  document.title = `Review: ${GAME_TITLES[st.game]}: race games`;
+  if (st.status !== "over") {
+    main.replaceChildren(h("section", { class: "card" },
+      h("h1", {}, "This game is still on"),
+      h("p", {}, "The review opens when the game ends. ", h("a", { href: `/g/${id}` }, "Go to the game"), ".")));
+    return;
+  }
+  const [rules, story] = await Promise.all([ruleSet(st.game, st.rules), getJSON(`${gamePath(id)}/plies`)]);
+  const n = story.plies.length;
+  let index = n;
+
+  const caption = h("p", { class: "turn", id: "review-caption", role: "status", "aria-live": "polite" });
+  const dice = h("div", { class: "dice" });
+  const boardBox = h("div", { class: "board-box", id: "board" });
+  const range = h("input", { type: "range", min: 0, max: n, value: n, id: "step", "aria-label": "Ply" });
+  // Step buttons with drawn icons: bars for the ends, triangles between.
+  const icon = (bar, flip) => s("svg", { viewBox: "0 0 16 16", "aria-hidden": "true" },
+    s("g", { transform: flip ? "translate(16 0) scale(-1 1)" : null },
+      s("path", { d: "M12 2 L4 8 L12 14 Z" }),
+      bar ? s("rect", { x: 2, y: 2, width: 2, height: 12 }) : null));
+  const button = (label, bar, flip, go) => h("button", { type: "button", class: "quiet step", "aria-label": label, onclick: go }, icon(bar, flip));
+  const g = graph(story, (i) => show(i));
+
+  function show(i) {
+    index = Math.max(0, Math.min(n, i));
+    range.value = String(index);
+    const p = index > 0 ? story.plies[index - 1] : null;
+    const position = parsePosition(st.game, p ? p.position : story.start.position, rules.board.pieces);
+    let last = null;
+    if (p?.move) {
+      const [from, to] = ends(p.move);
+      last = { from, to, side: p.side };
+    }
+    boardBox.replaceChildren(drawBoard({ game: st.game, board: rules.board, position, flip: false, last }).svg);
+    dice.replaceChildren(...(p?.faces ? [drawThrow(st.game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
+    let text = p ? `Ply ${index} of ${n}: ${plyWords(st.game, p)}` : `The start: ${n} plies follow.`;
+    if (story.analysis) text += ` Light's chance to win: ${percent(index ? story.analysis.light_chances[index - 1] : story.analysis.start)}.`;
+    else text += ` Steps to go: light ${(p ?? story.start).race.light}, dark ${(p ?? story.start).race.dark}.`;
+    caption.textContent = text;
+    g.at(index);
+    for (const el of main.querySelectorAll(".pt.current")) el.classList.remove("current");
+    main.querySelector(`.pt[data-ply="${index - 1}"]`)?.classList.add("current");
+  }
+
+  range.addEventListener("input", () => show(Number(range.value)));
+
+  const judged = h("div", { class: "mistakes", id: "mistakes" });
+  if (story.analysis) {
+    const a = story.analysis;
+    for (const side of ["light", "dark"]) {
+      const list = a.turns.filter((t) => t.side === side && t.lost > 1e-9);
+      judged.append(
+        h("h3", {}, `${sideName(side)}'s mistakes`),
+        h("p", { class: "small" }, totals(side, a[side])),
+        list.length
+          ? h("ol", { class: "mistake-list" }, list.map((t) =>
+            h("li", {}, h("button", {
+              type: "button",
+              class: `mistake ${side}`,
+              "data-ply": t.ply,
+              "data-lost": t.lost,
+              onclick: () => show(t.ply),
+            }, h("span", { class: "m-ply" }, `Ply ${t.ply + 1}`),
+            ` threw ${t.roll}, played ${t.move}; best ${t.best}. `,
+            h("strong", {}, `−${(t.lost * 100).toFixed(2)} points`)))))
+          : h("p", { class: "small" }, "None: every move was the best."));
+    }
+  } else {
+    judged.append(h("p", { class: "small" }, st.game === "ur"
+      ? "The server has no solved table for these rules, so moves are not judged; the graph shows the race instead."
+      : "Senet is not solved, so moves are not judged; the graph shows the race: each side's steps still to go."));
+  }
+
+  const result = st.result.winner
+    ? `${sideName(st.result.winner)} won${st.result.how === "resign" ? " by resignation" : ""} after ${n} plies.`
+    : `A draw after ${n} plies.`;
+  main.replaceChildren(h("section", { class: "review" },
+    h("div", { class: "game-head" },
+      h("h1", {}, "Review: ", GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
+      rulesLine(st.rules),
+      h("p", { class: "players" }, result, " ", h("a", { href: `/g/${id}` }, "The game page"), ".")),
+    h("div", { class: "play-area" },
+      h("div", { class: "table" },
+        h("div", { class: "status" }, h("div", { class: "status-text" }, caption), dice),
+        boardBox,
+        h("div", { class: "steps" },
+          button("First position", true, false, () => show(0)),
+          button("One ply back", false, false, () => show(index - 1)),
+          range,
+          button("One ply on", false, true, () => show(index + 1)),
+          button("Last position", true, true, () => show(n)))),
+      h("aside", { class: "side-panel card" },
+        h("h2", {}, story.analysis ? "Light's chance to win" : "The race: steps to go"),
+        g.svg,
+        story.analysis ? null : h("p", { class: "legend small" }, h("span", { class: "key light" }), " light  ", h("span", { class: "key dark" }), " dark"),
+        judged))));
+  addEventListener("keydown", (e) => {
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLButtonElement) return;
+    if (e.key === "ArrowLeft") show(index - 1);
+    if (e.key === "ArrowRight") show(index + 1);
+  });
+  show(n);
+}
