@@ -133,12 +133,23 @@ impl Server {
     }
 
     /// Sends raw bytes as a request and reads the whole reply.
+    ///
+    /// The bytes are written from another thread while this one reads: a
+    /// server may answer (404, 413) before the body is sent and close the
+    /// connection, and the reply must be read before the refused rest of
+    /// the body makes the connection reset.
     pub fn raw(&self, request: &[u8]) -> Reply {
         let mut stream = TcpStream::connect(&self.addr).expect("connect");
         stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
-        stream.write_all(request).expect("send");
+        let mut writer = stream.try_clone().expect("clone the connection");
+        let request = request.to_vec();
+        let sender = std::thread::spawn(move || {
+            // A server that answered early may close before taking it all.
+            let _ = writer.write_all(&request);
+        });
         let mut bytes = Vec::new();
         let _ = stream.read_to_end(&mut bytes);
+        let _ = sender.join();
         Reply::parse(&bytes)
     }
 
