@@ -302,13 +302,19 @@ impl Browser {
             .unwrap_or_else(|e| panic!("no element {css}: {e}"))
     }
 
-    /// Clicks the element `css` selects.
+    /// Clicks the element `css` selects. The page redraws parts of itself
+    /// as news arrives, so an element found a moment ago may be gone (stale)
+    /// or covered when the click lands: the click is tried again on the
+    /// element found anew until [`PATIENCE`] runs out.
     pub async fn click(&self, css: &str) {
-        self.find(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match self.find(css).await.click().await {
+                Ok(()) => return,
+                Err(e) if Instant::now() >= deadline => panic!("cannot click {css}: {e}"),
+                Err(_) => tokio::time::sleep(Duration::from_millis(40)).await,
+            }
+        }
     }
 
     /// Presses keys one after the other, as a person at a keyboard does.
