@@ -28,7 +28,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side};
+use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side, Xorshift};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine::Engine;
@@ -217,37 +217,6 @@ impl Soak for ::senet::Senet {
     }
 }
 
-/// A small xorshift generator: the soak's only source of choices.
-#[derive(Clone, Debug)]
-pub struct Xorshift(u64);
-
-impl Xorshift {
-    /// A generator seeded from bytes (FNV-1a of them, never zero).
-    pub fn from_bytes(bytes: &[u8]) -> Xorshift {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        Xorshift(h | 1)
-    }
-
-    /// The next 64 bits (xorshift64*).
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-}
-
 /// The totals of a soak run under one rule set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
@@ -308,9 +277,9 @@ pub fn soak_game<E: Soak>(
         // a refused illegal move and undo must leave the game exactly equal,
         // log, undo stack and all. Every other step compares what a caller
         // sees of the game (`Glance`), which is cheap.
-        let full = rng.next() & 7 == 0;
+        let full = rng.next_u64() & 7 == 0;
         let before = if full {
-            let wrong = E::any_move(rng.next());
+            let wrong = E::any_move(rng.next_u64());
             let kept = game.clone();
             if !game.legal().contains(&wrong) {
                 match game.play(wrong) {
@@ -553,19 +522,6 @@ pub fn soak<E: Soak>(variants: &[E::Variant], base: &Seed, from: u64, games: u64
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn xorshift_is_deterministic_and_spread() {
-        let mut a = Xorshift::from_bytes(b"soak:0");
-        let mut b = Xorshift::from_bytes(b"soak:0");
-        let mut seen = [0u32; 5];
-        for _ in 0..5000 {
-            let x = a.below(5);
-            assert_eq!(x, b.below(5));
-            seen[x] += 1;
-        }
-        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
-    }
 
     #[test]
     fn a_few_games_of_each_named_rule_set_pass() {

@@ -20,6 +20,7 @@ mod rules_text;
 mod seed;
 mod side;
 pub mod toy;
+mod xorshift;
 
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
@@ -31,6 +32,7 @@ pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, su
 pub use rules_text::{RulesText, RulesTextError, read_rules_text};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};
+pub use xorshift::Xorshift;
 
 #[doc(hidden)]
 pub use serde as __serde;

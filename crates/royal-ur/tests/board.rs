@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Mix, variants};
+use common::{Xorshift, variants};
 use dice_core::{How, PLY_CAP, Seed, Side, Status};
 use royal_ur::{ApplyError, Board, Game, Move, NewBoardError, Position, Refusal, Variant};
 
@@ -184,7 +184,7 @@ fn apply_plays_captures_rosettes_and_homes_and_passes_the_turn_right() {
 /// details agree with the log's flags, the board equals the game after
 /// every play, and undo walks back through every earlier position.
 fn replay_on_a_board(variant: Variant, games: u32) {
-    let mut rng = Mix(0x5eed ^ u64::from(variant.pieces()));
+    let mut rng = Xorshift::new(0x5eed ^ u64::from(variant.pieces()));
     for n in 0..games {
         let mut game = Game::seeded(Seed::new(format!("board {n}")).unwrap(), variant).unwrap();
         let mut b = Board::start(variant, game.first());

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Mix, random_position};
+use common::{Xorshift, random_position};
 use dice_core::{Side, Status};
 use royal_ur::{
     Bot, BotError, Move, Position, Route, Rung, Variant, Weights, evaluate, greedy, rung, search,
@@ -119,7 +119,7 @@ fn plain(p: &Position, root: Side, d: i64, v: &Variant, w: &Weights) -> i64 {
 
 #[test]
 fn search_agrees_with_a_plain_expectiminimax_and_breaks_ties_high() {
-    let mut rng = Mix(3);
+    let mut rng = Xorshift::new(3);
     for (v, w) in [(Variant::FINKEL, SHORT), (Variant::MASTERS, LONG)] {
         for _ in 0..60 {
             let p = random_position(&mut rng, &v, false);

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Mix;
+use common::Xorshift;
 use dice_core::{Dice, How, NewGameError, PlayError, ScriptRoll, Seed, Setup, Side, Status};
 use royal_ur::{
     Game, GameExt, Move, Position, Square, Ur, Variant, display_entry, game_from_position,
@@ -248,7 +248,7 @@ fn check(game: &Game) {
 /// invariants after every step, undo on a sample of steps, and that each
 /// finished game's record replays to an identical game.
 fn self_play(variant: Variant, games: u32) {
-    let mut rng = Mix(u64::from(variant.pieces()) ^ u64::from(variant.dice()) << 8);
+    let mut rng = Xorshift::new(u64::from(variant.pieces()) ^ u64::from(variant.dice()) << 8);
     for n in 0..games {
         let mut game = Game::seeded(Seed::new(format!("prop {n}")).unwrap(), variant).unwrap();
         check(&game);
@@ -328,7 +328,7 @@ fn undo_takes_back_the_move_and_the_lost_turns_after_it() {
 #[test]
 fn a_refused_move_of_any_kind_leaves_the_game_equal() {
     let mut game = Game::seeded(seed("refusals"), Variant::MASTERS).unwrap();
-    let mut rng = Mix(5);
+    let mut rng = Xorshift::new(5);
     for _ in 0..60 {
         if game.is_over() {
             break;

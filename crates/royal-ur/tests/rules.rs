@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Mix, listed, oracle, places, random_position, variants};
+use common::{Xorshift, listed, oracle, places, random_position, variants};
 use dice_core::{MoveList, Rules, Side};
 use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions, walk};
 
@@ -91,7 +91,7 @@ fn hand_worked_move_lists_in_order() {
 
 #[test]
 fn generation_matches_the_oracle_over_many_positions() {
-    let mut rng = Mix(7);
+    let mut rng = Xorshift::new(7);
     for variant in variants() {
         for i in 0..3000 {
             let p = random_position(&mut rng, &variant, i % 3 == 0);
@@ -137,7 +137,7 @@ fn every_refusal_reason_is_reached() {
 
 #[test]
 fn every_pair_of_places_is_played_iff_legal_and_never_refused_as_bad_move() {
-    let mut rng = Mix(11);
+    let mut rng = Xorshift::new(11);
     let pairs: Vec<Move> = places()
         .into_iter()
         .flat_map(|a| {

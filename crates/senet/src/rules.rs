@@ -563,31 +563,19 @@ impl Rules for Senet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dice_core::Xorshift;
 
-    /// A cheap deterministic generator for test positions.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            self.0 >> 33
-        }
-    }
-
-    fn random_position(rng: &mut Lcg, variant: &Variant) -> Position {
-        let mut p = Position::empty(if rng.next().is_multiple_of(2) {
+    fn random_position(rng: &mut Xorshift, variant: &Variant) -> Position {
+        let mut p = Position::empty(if rng.next_u64().is_multiple_of(2) {
             Side::Light
         } else {
             Side::Dark
         });
         for side in Side::ALL {
-            let n = 1 + rng.next() % u64::from(variant.piece_count());
+            let n = 1 + rng.below(usize::from(variant.piece_count()));
             let mut placed = 0;
             while placed < n {
-                let h = 1 + (rng.next() % 30) as u8;
+                let h = 1 + rng.below(30) as u8;
                 if p.at_bits(h).is_none() && !(h == 27 && variant.water == Water::Reborn) {
                     p.boards[side.index()] |= bit(h);
                     placed += 1;
@@ -623,7 +611,7 @@ mod tests {
     /// refusal fallback is never reached).
     #[test]
     fn bitboards_agree_with_the_plain_rules_and_judge() {
-        let mut rng = Lcg(7);
+        let mut rng = Xorshift::new(7);
         let mut fast = MoveList::new();
         let mut plain = MoveList::new();
         for variant in variants() {

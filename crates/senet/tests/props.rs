@@ -1,21 +1,8 @@
 //! Seeded self-play with the whole-state invariants checked after every step:
 //! 2,000 games per rule set and piece count.
 
-use dice_core::{Seed, Side};
+use dice_core::{Seed, Side, Xorshift};
 use senet::{Dest, Game, Pieces, Position, SenetGame, Variant, Water};
-
-/// A cheap deterministic chooser.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
 
 /// What the log has borne off so far, read incrementally.
 #[derive(Default)]
@@ -62,7 +49,7 @@ fn check(game: &Game, tally: &mut Tally) {
 }
 
 fn run(variant: Variant, games: u64) {
-    let mut rng = Lcg(variant.piece_count().into());
+    let mut rng = Xorshift::new(variant.piece_count().into());
     for n in 0..games {
         let seed = Seed::new(format!("{variant} {n}")).unwrap();
         let mut game = Game::seeded(seed, variant).unwrap();
@@ -71,7 +58,7 @@ fn run(variant: Variant, games: u64) {
         let mut step = 0u32;
         while !game.is_over() {
             let legal = game.legal();
-            let mv = legal[(rng.next() % legal.len() as u64) as usize];
+            let mv = legal[rng.below(legal.len())];
             // undo restores an equal game (on every step of the first 200 games,
             // then every 4th step)
             if n < 200 || step.is_multiple_of(4) {
