@@ -20,6 +20,8 @@
 //! * errors: a refused record's sentence is never empty and ends in its
 //!   check's word.
 
+#![forbid(unsafe_code)]
+
 use dice_core::{Game, Record, Rules, Seed};
 
 /// The targets, by name, as `cargo fuzz run NAME` knows them.

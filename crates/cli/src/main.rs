@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the input was refused, 2 a usage error.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)

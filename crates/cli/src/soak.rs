@@ -52,8 +52,9 @@ pub trait Soak: Engine {
         before: &Self::Position,
     ) -> Result<(), String>;
 
-    /// Some well-formed move made from random bits.
-    fn any_move(bits: u64) -> Self::Move;
+    /// Some well-formed move made from random bits (`None` only when the
+    /// game cannot make one, which neither game does).
+    fn any_move(bits: u64) -> Option<Self::Move>;
 }
 
 impl Soak for royal_ur::Ur {
@@ -120,16 +121,20 @@ impl Soak for royal_ur::Ur {
         Ok(())
     }
 
-    fn any_move(bits: u64) -> royal_ur::Move {
+    fn any_move(bits: u64) -> Option<royal_ur::Move> {
         use royal_ur::{Move, Place, Square};
         let place = |b: u64| match b % 22 {
             20 => Place::Hand,
             21 => Place::Home,
             c => Square::from_cell(c as usize).map_or(Place::Hand, Place::Square),
         };
-        // A move from home or to the hand is not a move at all; fall back to
-        // the default, which the rules then judge.
-        Move::new(place(bits), place(bits >> 8)).unwrap_or_default()
+        // A move from home or to the hand is not a move at all; it becomes
+        // hand-home, which no roll allows and the rules then judge.
+        match (place(bits), place(bits >> 8)) {
+            (Place::Home, _) | (_, Place::Hand) => Move::new(Place::Hand, Place::Home),
+            (from, to) => Move::new(from, to),
+        }
+        .ok()
     }
 }
 
@@ -206,14 +211,14 @@ impl Soak for ::senet::Senet {
         Ok(())
     }
 
-    fn any_move(bits: u64) -> ::senet::Move {
+    fn any_move(bits: u64) -> Option<::senet::Move> {
         use ::senet::{Dest, Move};
         let from = (bits % 30) as u8 + 1;
         let to = match (bits >> 8) % 31 {
             30 => Dest::Off,
             h => Dest::House(h as u8 + 1),
         };
-        Move::new(from, to).unwrap_or_default()
+        Move::new(from, to).ok()
     }
 }
 
@@ -281,7 +286,7 @@ pub fn soak_game<E: Soak>(
         let before = if full {
             let wrong = E::any_move(rng.next_u64());
             let kept = game.clone();
-            if !game.legal().contains(&wrong) {
+            if let Some(wrong) = wrong.filter(|mv| !game.legal().contains(mv)) {
                 match game.play(wrong) {
                     Err(PlayError::Refused { .. }) if game == kept => totals.refusals += 1,
                     Err(PlayError::Refused { .. }) => {
@@ -323,7 +328,7 @@ pub fn soak_game<E: Soak>(
         before_pos = *game.position();
     }
     if !game.legal().is_empty()
-        || !matches!(game.play(E::Move::default()), Err(PlayError::GameOver))
+        || !E::any_move(0).is_some_and(|mv| matches!(game.play(mv), Err(PlayError::GameOver)))
     {
         return Err(fail(&game, "a finished game still takes moves".to_owned()));
     }

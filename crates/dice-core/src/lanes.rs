@@ -44,6 +44,10 @@ pub(crate) fn decade(state: &[u32; 8], base: &Block, step: &Block) -> [u32; 10] 
         && std::is_x86_feature_detected!("ssse3")
         && std::is_x86_feature_detected!("sse4.1")
     {
+        #[allow(
+            unsafe_code,
+            reason = "a SHA-extension function, called once its features are detected"
+        )]
         // SAFETY: the function needs exactly the features detected above.
         return unsafe { x86::decade(state, base, step) };
     }

@@ -3,6 +3,7 @@
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::mem::MaybeUninit;
 use std::str::FromStr;
 
 use serde::Serialize;
@@ -99,7 +100,6 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         + Eq
         + Hash
         + Debug
-        + Default
         + Display
         + FromStr<Err = Self::MoveError>
         + Serialize
@@ -241,6 +241,9 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 /// A fixed-capacity list of moves, filled by [`Rules::legal`] without
 /// allocating.
 ///
+/// The list holds up to [`MOVES_MAX`] moves in place; its free slots are
+/// left unwritten, so a move type needs no placeholder value.
+///
 /// ```
 /// use dice_core::MoveList;
 ///
@@ -250,28 +253,29 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 /// list.clear();
 /// assert!(list.is_empty());
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct MoveList<M> {
-    moves: [M; MOVES_MAX],
+pub struct MoveList<M: Copy> {
+    /// Slots `..len` are written; the rest may not be.
+    moves: [MaybeUninit<M>; MOVES_MAX],
     len: usize,
 }
 
-impl<M: Copy + Default> MoveList<M> {
+impl<M: Copy> MoveList<M> {
     /// An empty list.
     #[must_use]
-    pub fn new() -> MoveList<M> {
+    pub const fn new() -> MoveList<M> {
         MoveList {
-            moves: [M::default(); MOVES_MAX],
+            moves: [MaybeUninit::uninit(); MOVES_MAX],
             len: 0,
         }
     }
 
     /// Adds a move; returns false (and drops it) when the list is full,
     /// which no rule set here can reach.
+    #[inline]
     pub fn push(&mut self, mv: M) -> bool {
         match self.moves.get_mut(self.len) {
             Some(slot) => {
-                *slot = mv;
+                slot.write(mv);
                 self.len += 1;
                 true
             }
@@ -296,7 +300,7 @@ impl<M: Copy + Default> MoveList<M> {
     pub fn push_if(&mut self, mv: M, keep: bool) -> bool {
         match self.moves.get_mut(self.len) {
             Some(slot) => {
-                *slot = mv;
+                slot.write(mv);
                 self.len += usize::from(keep);
                 true
             }
@@ -305,53 +309,84 @@ impl<M: Copy + Default> MoveList<M> {
     }
 
     /// Empties the list.
+    #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
     /// The moves, in order.
     #[must_use]
+    #[inline]
     pub fn as_slice(&self) -> &[M] {
-        self.moves.get(..self.len).unwrap_or(&[])
+        let written = self.moves.get(..self.len).unwrap_or(&[]);
+        #[allow(
+            unsafe_code,
+            reason = "reads the written slots as moves; the proof follows"
+        )]
+        // SAFETY: `len` grows only in `push` and `push_if`, and only by one
+        // right after the slot at the old `len` was written; nothing else
+        // writes or un-writes a slot. So every slot of `written` holds a
+        // move, and `MaybeUninit<M>` has the size, alignment and layout of
+        // `M`, so the slots can be read as a slice of moves.
+        unsafe {
+            std::slice::from_raw_parts(written.as_ptr().cast::<M>(), written.len())
+        }
     }
 
     /// How many moves there are.
     #[must_use]
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether there are none.
     #[must_use]
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 }
 
+impl<M: Copy> Clone for MoveList<M> {
+    fn clone(&self) -> MoveList<M> {
+        *self
+    }
+}
+
+impl<M: Copy> Copy for MoveList<M> {}
+
+impl<M: Copy + Debug> Debug for MoveList<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// Lists are equal when they hold the same moves in the same order.
-impl<M: Copy + Default + PartialEq> PartialEq for MoveList<M> {
+impl<M: Copy + PartialEq> PartialEq for MoveList<M> {
     fn eq(&self, other: &MoveList<M>) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<M: Copy + Default + Eq> Eq for MoveList<M> {}
+impl<M: Copy + Eq> Eq for MoveList<M> {}
 
-impl<M: Copy + Default + std::hash::Hash> std::hash::Hash for MoveList<M> {
+impl<M: Copy + Hash> Hash for MoveList<M> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl<M: Copy + Default> Default for MoveList<M> {
+impl<M: Copy> Default for MoveList<M> {
     fn default() -> MoveList<M> {
         MoveList::new()
     }
 }
 
-impl<M: Copy + Default> std::ops::Deref for MoveList<M> {
+impl<M: Copy> std::ops::Deref for MoveList<M> {
     type Target = [M];
 
+    #[inline]
     fn deref(&self) -> &[M] {
         self.as_slice()
     }

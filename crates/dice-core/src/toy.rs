@@ -122,7 +122,7 @@ impl fmt::Display for ToyPosition {
 }
 
 /// A toy move: from one square to another, written `FROM-TO`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ToyMove {
     /// Where the piece starts.
     pub from: u8,

@@ -92,16 +92,6 @@ pub struct Move {
     pub(crate) to: u8,
 }
 
-impl Default for Move {
-    /// `hand-home`, which no roll allows; a placeholder for move buffers.
-    fn default() -> Move {
-        Move {
-            from: HAND,
-            to: HOME,
-        }
-    }
-}
-
 impl Move {
     /// A move between two places.
     ///
@@ -287,7 +277,6 @@ mod tests {
         assert!(mv.is_home() && !mv.lands_on_rosette());
         assert_eq!(serde_json::to_string(&mv).unwrap(), "\"g1-home\"");
         assert_eq!(serde_json::from_str::<Move>("\"g1-home\"").unwrap(), mv);
-        assert_eq!(Move::default().to_string(), "hand-home");
     }
 
     #[test]

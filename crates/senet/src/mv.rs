@@ -172,18 +172,6 @@ impl Move {
     }
 }
 
-impl Default for Move {
-    /// `1-2`, a placeholder for fixed-size move lists.
-    fn default() -> Move {
-        Move {
-            from: 1,
-            to: 2,
-            ends: 0,
-            swap: false,
-        }
-    }
-}
-
 impl PartialEq for Move {
     fn eq(&self, other: &Move) -> bool {
         self.from == other.from && self.to == other.to
