@@ -22,7 +22,7 @@
 
 #![forbid(unsafe_code)]
 
-use dice_core::{Game, Record, Rules, Seed};
+use dice_core::{Game, Notation, Record, Seed};
 
 /// The targets, by name, as `cargo fuzz run NAME` knows them.
 pub const TARGETS: [&str; 9] = [
@@ -76,7 +76,7 @@ pub fn seed_hex(data: &[u8]) {
 
 /// Records: byte-exact round trip, replay without panics, and a replayed
 /// game's record replays to an equal game.
-pub fn record<R: Rules>(data: &[u8]) {
+pub fn record<R: Notation>(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -118,7 +118,7 @@ pub fn record<R: Rules>(data: &[u8]) {
 /// Rules text: accepted text is canonical, and the canonical forms read
 /// back; `lenient` (rules as a person writes them) takes what the strict
 /// form takes, and its answers are rule sets with a canonical text.
-pub fn rules<R: Rules>(data: &[u8], lenient: fn(&str) -> Option<R::Variant>) {
+pub fn rules<R: Notation>(data: &[u8], lenient: fn(&str) -> Option<R::Variant>) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };

@@ -1,15 +1,15 @@
-//! What the front end needs from a game beyond [`dice_core::Rules`]: text
-//! forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
+//! What the front end needs from a game beyond its [`dice_core::Rules`] and
+//! [`Notation`]: text forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side};
+use dice_core::{Faces, Game, LogEntry, MoveList, Notation, Side};
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
 use crate::style::Style;
 
 /// A game the `race` command can play.
-pub trait Engine: Rules {
+pub trait Engine: Notation {
     /// The word on the command line: `ur` or `senet`.
     const CMD: &'static str;
     /// What the game calls a capture in statistics: `captures` or `swaps`.

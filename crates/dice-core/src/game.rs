@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Thrower, Thrown};
-use crate::{Dice, Faces, MoveList, Opening, Refusal, Rules, Seed, Side, Status};
+use crate::{Dice, Faces, MoveList, Notation, Opening, Reason, Rules, Seed, Side, Status};
 
 /// After this many plies (moves plus lost turns) a game nobody has won is
 /// drawn. A winning move on the last ply still wins.
@@ -30,7 +30,7 @@ pub const OPENING_TIES_MAX: usize = 64;
 /// # Ok::<(), dice_core::SeedError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Setup<R: Rules> {
+pub struct Setup<R: Notation> {
     /// Where the throws come from.
     pub dice: Dice,
     /// The rule set.
@@ -40,11 +40,11 @@ pub struct Setup<R: Rules> {
     pub first: Option<Side>,
     /// A position to start from instead of the rules' start.
     pub position: Option<R::Position>,
-    /// The game's extra set-up (see [`Rules::Extra`]).
+    /// The game's extra set-up (see [`Notation::Extra`]).
     pub extra: R::Extra,
 }
 
-impl<R: Rules> Setup<R> {
+impl<R: Notation> Setup<R> {
     /// A set-up with these dice and rules, and everything else left to the rules.
     #[must_use]
     pub fn new(dice: Dice, variant: R::Variant) -> Setup<R> {
@@ -282,7 +282,7 @@ struct Choice<R: Rules> {
     log_len: usize,
 }
 
-/// A game of any [`Rules`]: dice, the settle loop, the log, undo,
+/// A game of any [`Rules`] (with its [`Notation`]): dice, the settle loop, the log, undo,
 /// resignation, the ply cap, and records.
 ///
 /// Between calls a game is either over, or it has a side to move, a roll in
@@ -306,7 +306,7 @@ struct Choice<R: Rules> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Game<R: Rules> {
+pub struct Game<R: Notation> {
     variant: R::Variant,
     extra: R::Extra,
     thrower: Thrower,
@@ -324,7 +324,7 @@ pub struct Game<R: Rules> {
     resigned: Option<Side>,
 }
 
-impl<R: Rules> PartialEq for Game<R> {
+impl<R: Notation> PartialEq for Game<R> {
     /// Two games are equal when everything a caller can observe is: rules,
     /// set-up, dice, position, ply, throws, roll, the log and what undo would
     /// return to.
@@ -346,7 +346,7 @@ impl<R: Rules> PartialEq for Game<R> {
     }
 }
 
-impl<R: Rules> Game<R> {
+impl<R: Notation> Game<R> {
     /// A game from a set-up.
     ///
     /// Without a first side or a position, the rules' [`Opening`] decides: a
@@ -472,7 +472,7 @@ impl<R: Rules> Game<R> {
         &self.variant
     }
 
-    /// The extra set-up (see [`Rules::Extra`]).
+    /// The extra set-up (see [`Notation::Extra`]).
     #[must_use]
     pub fn extra(&self) -> &R::Extra {
         &self.extra

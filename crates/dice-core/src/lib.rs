@@ -14,6 +14,7 @@
 mod dice;
 mod game;
 mod lanes;
+mod notation;
 mod record;
 mod replay;
 mod rules;
@@ -27,9 +28,10 @@ pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, 
 pub use game::{
     Game, How, LogEntry, NewGameError, OPENING_TIES_MAX, Outcome, PLY_CAP, PlayError, Setup,
 };
+pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{ReplayError, ReplayWhy};
-pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, successors, walk};
+pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Reason, Rules, Status, successors, walk};
 pub use rules_text::{RulesText, RulesTextError, read_rules_text};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};

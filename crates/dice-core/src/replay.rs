@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::{
-    Dice, Game, How, ParseRecordError, PlayError, Record, RecordResult, Rules, ScriptRoll, Setup,
-    Side, Turn,
+    Dice, Game, How, Notation, ParseRecordError, PlayError, Record, RecordResult, Rules,
+    ScriptRoll, Setup, Side, Turn,
 };
 
 /// Why a record does not describe a game, found while replaying it (the
@@ -177,7 +177,7 @@ fn who(side: Option<Side>) -> &'static str {
     side.map_or("nobody", Side::as_str)
 }
 
-impl<R: Rules> Game<R> {
+impl<R: Notation> Game<R> {
     /// The whole game as a record: rules, first side, seed, opening, every
     /// ply with its dice, and the result once the game is over.
     ///

@@ -57,8 +57,9 @@ pub enum Opening {
     ThrowOff,
 }
 
-/// A game-specific reason a move is not legal, with a stable contract word.
-pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
+/// A game-specific reason a move is not legal, with a stable contract word:
+/// what a game's [`Rules::Refusal`] is.
+pub trait Reason: Copy + Eq + Debug + Display + Send + Sync + 'static {
     /// The contract word, e.g. `wrong_distance`.
     fn code(&self) -> &'static str;
 }
@@ -67,7 +68,8 @@ pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
 ///
 /// Everything here is deterministic and allocation-free: no I/O, no clock,
 /// no randomness. [`Game`](crate::Game) adds the dice, the settle loop, the
-/// log, undo, resignation, the ply cap and records on top.
+/// log, undo, resignation, the ply cap and records on top; how a game is
+/// written in a record is its [`Notation`](crate::Notation).
 ///
 /// Implementors are usually uninhabited marker types
 /// (`#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] enum Ur {}`); the
@@ -75,9 +77,6 @@ pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
 pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The game's name in JSON and messages, e.g. `royal-ur`.
     const GAME: &'static str;
-
-    /// The highest roll a record's turn line may state (one decimal digit).
-    const MAX_ROLL: u8;
 
     /// A rule set. `Display` gives its record text (a name when it has one,
     /// otherwise its fields); `FromStr` reads that text back, strictly.
@@ -112,14 +111,10 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     type MoveError: std::error::Error + Clone + Eq + Send + Sync + 'static;
 
     /// Why a well-formed move is not legal here.
-    type Refusal: Refusal;
+    type Refusal: Reason;
 
     /// What a log entry says beyond the move (e.g. whether it captured).
     type Flags: Copy + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
-
-    /// Game set-up that is not the rules and not the first side but belongs
-    /// in the record (Senet's seat for light). `()` when there is none.
-    type Extra: Clone + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
 
     /// How many dice (or sticks) one throw uses.
     fn dice(variant: &Self::Variant) -> u8;
@@ -192,50 +187,6 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         roll: u8,
         mv: Self::Move,
     ) -> Self::Refusal;
-
-    /// Who throws after a record's turn line, judged from the line alone:
-    /// the side, the roll and the move (`None` for a lost turn).
-    fn next_in_record(
-        variant: &Self::Variant,
-        side: Side,
-        roll: u8,
-        mv: Option<Self::Move>,
-    ) -> Side;
-
-    /// Why [`Rules::next_in_record`] names the side it does, in words that
-    /// follow a turn line in a message (`line 10, "…", lands on a rosette,
-    /// so the same side throws again`). The default says only whether the
-    /// turn stays or passes.
-    fn next_in_record_why(
-        variant: &Self::Variant,
-        side: Side,
-        roll: u8,
-        mv: Option<Self::Move>,
-    ) -> &'static str {
-        if Self::next_in_record(variant, side, roll, mv) == side {
-            "keeps the turn"
-        } else {
-            "passes the turn"
-        }
-    }
-
-    /// The rule set's fields spelled out in record form, even when it has a
-    /// name (records that spell a named set out keep that spelling).
-    fn spelled_out(variant: &Self::Variant) -> String;
-
-    /// The record header line (without brackets) for the extra set-up, or
-    /// `None` when it is the default and goes unwritten.
-    fn extra_header(extra: &Self::Extra) -> Option<String> {
-        let _ = extra;
-        None
-    }
-
-    /// Reads an extra header (the text inside the brackets), or `None` when
-    /// the line is not one.
-    fn read_extra_header(text: &str) -> Option<Self::Extra> {
-        let _ = text;
-        None
-    }
 }
 
 /// A fixed-capacity list of moves, filled by [`Rules::legal`] without

@@ -23,7 +23,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Chance, Faces, MoveList, Opening, Refusal, Rules, Side, Status};
+use crate::{Chance, Faces, MoveList, Notation, Opening, Reason, Rules, Side, Status};
 
 /// The toy game's rules (a marker type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,7 +174,7 @@ pub enum ToyRefusal {
     OwnPiece,
 }
 
-impl Refusal for ToyRefusal {
+impl Reason for ToyRefusal {
     fn code(&self) -> &'static str {
         match self {
             ToyRefusal::NoPiece => "no_piece",
@@ -211,14 +211,12 @@ impl ToyVariant {
 
 impl Rules for Toy {
     const GAME: &'static str = "toy";
-    const MAX_ROLL: u8 = 4;
     type Variant = ToyVariant;
     type Position = ToyPosition;
     type Move = ToyMove;
     type MoveError = ParseToyMoveError;
     type Refusal = ToyRefusal;
     type Flags = ToyFlags;
-    type Extra = ();
 
     fn dice(variant: &ToyVariant) -> u8 {
         variant.dice
@@ -346,6 +344,12 @@ impl Rules for Toy {
             ToyRefusal::OwnPiece
         }
     }
+}
+
+impl Notation for Toy {
+    const MAX_ROLL: u8 = 4;
+    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
+    type Extra = ();
 
     fn next_in_record(variant: &ToyVariant, side: Side, _roll: u8, mv: Option<ToyMove>) -> Side {
         match mv {

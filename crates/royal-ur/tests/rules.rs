@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Xorshift, listed, oracle, places, random_position, variants};
-use dice_core::{MoveList, Rules, Side};
+use dice_core::{MoveList, Notation, Rules, Side};
 use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions, walk};
 
 fn pos(text: &str) -> Position {

@@ -1,6 +1,6 @@
 //! The rules of Senet as pure functions, on dice-core's [`Rules`] trait.
 
-use dice_core::{Faces, MoveList, Opening, Rules, Side, Status};
+use dice_core::{Faces, MoveList, Notation, Opening, Rules, Side, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::position::{bit, blockade_mask, protected_mask, run_of};
@@ -428,7 +428,6 @@ pub(crate) fn make(
 
 impl Rules for Senet {
     const GAME: &'static str = "senet";
-    const MAX_ROLL: u8 = 5;
 
     type Variant = Variant;
     type Position = Position;
@@ -436,7 +435,6 @@ impl Rules for Senet {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
-    type Extra = Seat;
 
     fn dice(_variant: &Variant) -> u8 {
         4
@@ -518,6 +516,16 @@ impl Rules for Senet {
             .err()
             .unwrap_or(Refusal::WrongDistance)
     }
+}
+
+/// Senet records (spec §7): rolls up to 5, the turn-line shape of the Royal
+/// Game of Ur's records (three or four faces, so that three sticks are a
+/// `faces` error rather than a malformed line), and a `[light p2]` header
+/// when light does not sit at p1.
+impl Notation for Senet {
+    const MAX_ROLL: u8 = 5;
+    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
+    type Extra = Seat;
 
     fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
         let reaches26 =

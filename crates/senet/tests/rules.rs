@@ -1,6 +1,6 @@
 //! Hand-worked positions for every rule of spec §3, under both rule sets.
 
-use dice_core::{MoveList, Rules, Side, Status};
+use dice_core::{MoveList, Notation, Rules, Side, Status};
 use senet::{Dest, Flags, Move, Position, Senet, Variant};
 
 const K: Variant = Variant::KENDALL;

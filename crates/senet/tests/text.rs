@@ -1,6 +1,6 @@
 //! Text forms: positions, keys, moves, rule sets; junk never panics.
 
-use dice_core::{Rules, Side};
+use dice_core::{Notation, Side};
 use proptest::prelude::*;
 use senet::{Game, Move, Pieces, Position, Senet, Variant};
 
