@@ -252,7 +252,7 @@ impl<E: Engine> Session<'_, E> {
     fn undo(&mut self) -> std::io::Result<()> {
         let before = self.game.ply();
         let mut undone = false;
-        while self.game.undo() {
+        while self.game.undo().is_ok() {
             undone = true;
             match (self.opts.mode, self.game.side()) {
                 (Mode::Bot, Some(side)) if side != self.opts.human => continue,
@@ -295,7 +295,7 @@ impl<E: Engine> Session<'_, E> {
                 self.start()?;
             }
             "resign" => {
-                if self.game.resign(None) {
+                if self.game.resign(None).is_ok() {
                     self.say("resigned.")?;
                 }
             }
@@ -395,7 +395,7 @@ impl<E: Engine> Session<'_, E> {
 pub fn make_game<E: Engine>(opts: &Options<E>) -> Result<Game<E>, Refused> {
     let mut setup = Setup::new(Dice::Seeded(opts.seed.seed.clone()), opts.variant.clone());
     if let Some(first) = opts.first {
-        setup = setup.first(first);
+        setup = setup.with_first(first);
     }
     Game::new(setup).map_err(|e| Refused::new("--seed", e.code(), e.to_string()))
 }

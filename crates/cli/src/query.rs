@@ -22,7 +22,7 @@ pub fn game_json<E: Engine>(game: &Game<E>) -> Value {
         "position": E::position_text(game.position()),
         "key": E::key_text(game.position(), game.variant()),
         "ply": game.ply(),
-        "rolls": game.rolls(),
+        "rolls": game.throws(),
         "side": game.side().map(Side::as_str),
         "roll": game.roll(),
         "legal": game.legal().iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -55,10 +55,10 @@ pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
         home(Side::Dark)
     );
     Some(match (o.winner, o.how) {
-        (Some(w), dice_core::How::Home) => {
+        (Some(w), dice_core::Ending::Home) => {
             format!("{w} wins with every piece home ({score}) after {plies} plies.")
         }
-        (Some(w), dice_core::How::Resign) => {
+        (Some(w), dice_core::Ending::Resign) => {
             format!(
                 "{} resigns: {w} wins ({score}) after {plies} plies.",
                 w.other()
@@ -152,7 +152,7 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
         E::position_text(game.position()),
         E::key_text(game.position(), game.variant()),
         game.ply(),
-        game.rolls()
+        game.throws()
     ));
     match result_line(game) {
         Some(line) => out.push_str(&format!("{line}\n")),

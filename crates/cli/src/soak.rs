@@ -311,7 +311,7 @@ pub fn soak_game<E: Soak>(
         let after_glance = Glance::of(&game);
         let after = full.then(|| game.clone());
         let ply = game.ply();
-        if !game.undo()
+        if game.undo().is_err()
             || Glance::of(&game) != glance
             || before.as_ref().is_some_and(|b| *b != game)
         {
@@ -372,7 +372,7 @@ pub fn soak_game<E: Soak>(
 struct Glance<E: Soak> {
     position: E::Position,
     ply: u32,
-    rolls: u64,
+    throws: u64,
     roll: Option<u8>,
     faces: Option<dice_core::Faces>,
     legal: MoveList<E::Move>,
@@ -389,7 +389,7 @@ impl<E: Soak> Glance<E> {
         Glance {
             position: *game.position(),
             ply: game.ply(),
-            rolls: game.rolls(),
+            throws: game.throws(),
             roll: game.roll(),
             faces: game.faces(),
             legal,

@@ -26,11 +26,12 @@ mod xorshift;
 
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
-    Game, How, LogEntry, NewGameError, OPENING_TIES_MAX, Outcome, PLY_CAP, PlayError, Setup,
+    Ending, Game, GameOver, LogEntry, NewGameError, NothingToUndo, OPENING_TIES_MAX, Outcome,
+    PLY_CAP, PlayError, Setup, Undone,
 };
 pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
-pub use replay::{ReplayError, ReplayWhy};
+pub use replay::{MismatchKind, ReplayError};
 pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Reason, Rules, Status, successors, walk};
 pub use rules_text::{RulesText, RulesTextError, read_rules_text};
 pub use seed::{Seed, SeedError};

@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use std::ops::RangeInclusive;
 
-use crate::{Faces, How, Notation, Rules, Seed, Side};
+use crate::{Ending, Faces, Notation, Rules, Seed, Side};
 
 /// One turn line of a record: who threw, what it was worth, the faces if
 /// written, and the move (`None` for a turn lost to the roll).
@@ -33,7 +33,7 @@ pub struct RecordResult {
     /// The winner, `None` for a draw.
     pub winner: Option<Side>,
     /// How the game ended.
-    pub how: How,
+    pub how: Ending,
 }
 
 impl RecordResult {
@@ -48,12 +48,12 @@ impl RecordResult {
             _ => return None,
         };
         let how = match how {
-            "home" => How::Home,
-            "resign" => How::Resign,
-            "ply_cap" => How::PlyCap,
+            "home" => Ending::Home,
+            "resign" => Ending::Resign,
+            "ply_cap" => Ending::PlyCap,
             _ => return None,
         };
-        (winner.is_some() != (how == How::PlyCap)).then_some(RecordResult { winner, how })
+        (winner.is_some() != (how == Ending::PlyCap)).then_some(RecordResult { winner, how })
     }
 }
 

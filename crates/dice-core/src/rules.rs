@@ -9,7 +9,7 @@ use std::str::FromStr;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::{Faces, Side};
+use crate::{Ending, Faces, PLY_CAP, Side};
 
 /// How many moves a [`MoveList`] holds at most. Every game here has fewer
 /// legal moves for one roll (the Royal Game of Ur and Senet at most 7).
@@ -25,6 +25,47 @@ pub enum Status {
     Won(Side),
     /// Nobody won: the game ended drawn.
     Drawn,
+}
+
+impl Status {
+    /// The side that has won, if one has.
+    #[must_use]
+    pub const fn winner(self) -> Option<Side> {
+        match self {
+            Status::Won(side) => Some(side),
+            Status::Ongoing | Status::Drawn => None,
+        }
+    }
+
+    /// How a game in this status ended, a resignation aside (which only a
+    /// game knows): `home` for a win, `ply_cap` for a draw, `None` while
+    /// it is on.
+    #[must_use]
+    pub const fn ending(self) -> Option<Ending> {
+        match self {
+            Status::Ongoing => None,
+            Status::Won(_) => Some(Ending::Home),
+            Status::Drawn => Some(Ending::PlyCap),
+        }
+    }
+
+    /// The rules' status after `ply` plies: a game nobody has won is drawn
+    /// once it reaches [`PLY_CAP`] plies (a win on the last ply still wins).
+    ///
+    /// ```
+    /// use dice_core::{PLY_CAP, Side, Status};
+    ///
+    /// assert_eq!(Status::Ongoing.at_ply(PLY_CAP - 1), Status::Ongoing);
+    /// assert_eq!(Status::Ongoing.at_ply(PLY_CAP), Status::Drawn);
+    /// assert_eq!(Status::Won(Side::Dark).at_ply(PLY_CAP), Status::Won(Side::Dark));
+    /// ```
+    #[must_use]
+    pub const fn at_ply(self, ply: u32) -> Status {
+        match self {
+            Status::Ongoing if ply >= PLY_CAP => Status::Drawn,
+            status => status,
+        }
+    }
 }
 
 /// One roll the dice can make, and how likely it is: `weight` of the

@@ -158,9 +158,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Dice::Seeded(Seed::new(format!("fixture {}", sp.name))?),
             sp.variant,
         )
-        .extra(sp.seat);
+        .with_extra(sp.seat);
         if let Some(first) = sp.first {
-            setup = setup.first(first);
+            setup = setup.with_first(first);
         }
         let mut game = Game::new(setup)?;
         let (a, b) = (Bot::new(sp.levels.0)?, Bot::new(sp.levels.1)?);
@@ -173,7 +173,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             game.play(mv)?;
         }
         if sp.resign {
-            game.resign(None);
+            game.resign(None)?;
         }
         let mut record = game.to_record();
         if sp.seedless {

@@ -32,7 +32,7 @@ fn random(games: u64) -> Result<(), Box<dyn std::error::Error>> {
                     Some(Side::Dark) => {}
                     _ => draws += 1,
                 }
-                throws += game.rolls();
+                throws += game.throws();
                 plies += u64::from(game.ply());
             }
             let g = games as f64;

@@ -147,7 +147,7 @@ impl SenetGame for Game {
 /// use dice_core::{Setup, Side};
 /// use senet::{Game, Variant, script};
 ///
-/// let game = Game::new(Setup::new(script(&[3, 2]), Variant::KENDALL).first(Side::Light))?;
+/// let game = Game::new(Setup::new(script(&[3, 2]), Variant::KENDALL).with_first(Side::Light))?;
 /// assert_eq!(game.roll(), Some(3));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

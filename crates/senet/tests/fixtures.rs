@@ -20,7 +20,7 @@ fn records_replay() {
             "light": game.seat_of(Side::Light),
             "seeded": game.seed().is_some(),
             "plies": game.ply(),
-            "throws": game.rolls(),
+            "throws": game.throws(),
             "forfeits": game.forfeits_since(0).len(),
             "swaps": game.log().iter().filter(|e| e.flags.swap).count(),
             "position": game.position().to_string(),

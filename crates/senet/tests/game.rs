@@ -1,6 +1,6 @@
 //! The Game-level API: turns, seats, lost turns, refusals, undo, records.
 
-use dice_core::{Dice, Faces, How, ScriptRoll, Seed, Setup, Side};
+use dice_core::{Dice, Ending, Faces, ScriptRoll, Seed, Setup, Side};
 use senet::{Game, Position, Seat, SenetGame, Variant, script};
 
 const K: Variant = Variant::KENDALL;
@@ -37,7 +37,7 @@ fn a_roll_of_five_is_a_throw_of_none() {
     let mut game = Game::seeded(seed, K).unwrap();
     // throws 0..3 are rolls 4, 3, 1, 3; throw 4 (0000) is a roll of 5
     let mut rolls = vec![game.roll().unwrap()];
-    while game.rolls() < 5 {
+    while game.throws() < 5 {
         let mv = game.legal()[0];
         game.play(mv).unwrap();
         rolls.push(game.roll().unwrap());
@@ -67,7 +67,7 @@ fn turns_segments_and_sides() {
 
 #[test]
 fn dark_first() {
-    let game = Game::new(Setup::new(script(&[3]), K).first(Side::Dark)).unwrap();
+    let game = Game::new(Setup::new(script(&[3]), K).with_first(Side::Dark)).unwrap();
     assert_eq!(game.side(), Some(Side::Dark));
     assert_eq!(
         game.position().to_string(),
@@ -84,7 +84,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     // light's only piece stands in the water; a 5 gives it nothing: a lost
     // turn, and 5 keeps the sticks, so light throws again: a 4 bears it off
     let p = Position::parse("d........./........../......l... l", &S).unwrap();
-    let mut game = Game::new(Setup::new(script(&[5, 4]), S).position(p)).unwrap();
+    let mut game = Game::new(Setup::new(script(&[5, 4]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(game.log()[0].mv.is_none() && game.log()[0].flags.again);
     assert_eq!(game.forfeits_since(0).len(), 1);
@@ -98,10 +98,13 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     );
     game.play_text("27-off").unwrap();
     let result = game.result().unwrap();
-    assert_eq!((result.winner, result.how), (Some(Side::Light), How::Home));
+    assert_eq!(
+        (result.winner, result.how),
+        (Some(Side::Light), Ending::Home)
+    );
     // a lost turn on a 2 passes the sticks: 28 leaves only on a 3
     let p = Position::parse("d........./........../.......l.. l", &S).unwrap();
-    let game = Game::new(Setup::new(script(&[2, 1]), S).position(p)).unwrap();
+    let game = Game::new(Setup::new(script(&[2, 1]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(!game.log()[0].flags.again);
     assert_eq!(game.side(), Some(Side::Dark));
@@ -111,7 +114,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
 fn skyruk_bound_throw_in_a_game() {
     // 25-26 on a 2 keeps the sticks; the next throw is bound to 26
     let p = Position::parse("d...l...../........../....l..... l", &S).unwrap();
-    let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).position(p)).unwrap();
+    let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).with_position(p)).unwrap();
     assert_eq!(
         game.legal()
             .iter()
@@ -136,7 +139,7 @@ fn skyruk_bound_throw_in_a_game() {
 
 #[test]
 fn seats() {
-    let setup = Setup::new(Dice::Seeded(Seed::new("seats").unwrap()), K).extra(Seat::P2);
+    let setup = Setup::new(Dice::Seeded(Seed::new("seats").unwrap()), K).with_extra(Seat::P2);
     let mut game = Game::new(setup).unwrap();
     assert_eq!(game.side_of(Seat::P1), Side::Dark);
     assert_eq!(game.side_of(Seat::P2), Side::Light);
@@ -174,7 +177,7 @@ fn refusals_change_nothing() {
     assert_eq!(game.roll(), None);
     assert_eq!(game.play_text("2-3").unwrap_err().code(), "no_roll");
     // game over
-    game.resign(None);
+    game.resign(None).unwrap();
     assert_eq!(game.play_text("2-3").unwrap_err().code(), "game_over");
 }
 
@@ -196,13 +199,13 @@ fn undo_and_resign() {
     let mut game = Game::new(Setup::new(script(&[3, 2, 4]), K)).unwrap();
     let start = game.clone();
     game.play_text("10-13").unwrap();
-    assert!(game.resign(Some(Side::Dark)));
+    assert!(game.resign(Some(Side::Dark)).is_ok());
     assert_eq!(game.result().unwrap().winner, Some(Side::Light));
-    assert!(game.undo(), "undo takes the resignation back first");
+    assert!(game.undo().is_ok(), "undo takes the resignation back first");
     assert!(!game.is_over());
-    assert!(game.undo());
+    assert!(game.undo().is_ok());
     assert_eq!(game, start);
-    assert!(!game.undo());
+    assert!(game.undo().is_err());
 }
 
 #[test]
@@ -229,7 +232,7 @@ fn inconsistent_positions_are_refused() {
     // dark on 26 with light to move under skyruk: accepted as text, not consistent
     let p = Position::parse("d........./........../.....d.... l", &S).unwrap();
     assert!(!p.is_consistent(&S));
-    let err = Game::new(Setup::new(script(&[1]), S).position(p)).unwrap_err();
+    let err = Game::new(Setup::new(script(&[1]), S).with_position(p)).unwrap_err();
     assert_eq!(err.code(), "inconsistent");
 }
 
@@ -238,11 +241,11 @@ fn the_ply_cap_draws() {
     // light's only piece on 28 leaves on a 3, dark's on 29 on a 2: a run of
     // 4s is lost turn after lost turn, each keeping the sticks
     let p = Position::parse("........../........../.......ld. l", &K).unwrap();
-    let game = Game::new(Setup::new(script(&[4; 15_100]), K).position(p)).unwrap();
+    let game = Game::new(Setup::new(script(&[4; 15_100]), K).with_position(p)).unwrap();
     let result = game.result().unwrap();
     assert_eq!(
         (result.winner, result.how, result.plies),
-        (None, How::PlyCap, dice_core::PLY_CAP)
+        (None, Ending::PlyCap, dice_core::PLY_CAP)
     );
     assert!(
         game.log()

@@ -50,7 +50,7 @@ fn walk_games(variant: Variant, first: Side, path: &[(u8, Option<String>)], dept
     for chance in CHANCES {
         let mut all = rolls.clone();
         all.push(chance.roll);
-        let mut game = Game::new(Setup::new(script(&all), variant).first(first)).unwrap();
+        let mut game = Game::new(Setup::new(script(&all), variant).with_first(first)).unwrap();
         for (_, mv) in path {
             if let Some(mv) = mv {
                 game.play_text(mv).unwrap();

@@ -82,7 +82,7 @@ fn a_perfect_game_loses_nothing_and_a_careless_one_does() {
 fn analysis_refuses_another_rule_set() {
     let sol = two();
     let game = Game::<Ur>::new(
-        Setup::new(Dice::Seeded(Seed::new(b"x").unwrap()), Variant::FINKEL).first(Side::Light),
+        Setup::new(Dice::Seeded(Seed::new(b"x").unwrap()), Variant::FINKEL).with_first(Side::Light),
     )
     .unwrap();
     assert_eq!(analyse_game(&sol, &game).unwrap_err().code(), "wrong_rules");
