@@ -197,7 +197,7 @@ pub fn senet_position(data: &[u8]) {
         assert!(!e.code().is_empty());
     }
     let _ = position.bound(&variant);
-    for house in 0..=31 {
+    for house in senet::House::ALL {
         let _ = position.at(house);
         let _ = position.protected(house, &variant);
         let _ = position.in_blockade(house, &variant);

@@ -2,7 +2,7 @@
 //! [`Notation`]: text forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Faces, Game, LogEntry, MoveList, Notation, Side};
+use dice_core::{Faces, Game, LogEntry, Notation, Side};
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
@@ -17,6 +17,9 @@ pub trait Engine: Notation {
 
     /// A player the computer runs.
     type Bot: Clone + std::fmt::Debug;
+
+    /// What a legal move does, in full (the game's `MoveInfo`).
+    type MoveInfo;
 
     /// The rule set used when none is given.
     fn default_variant() -> Self::Variant;
@@ -60,21 +63,18 @@ pub trait Engine: Notation {
     /// The position key as text.
     fn key_text(position: &Self::Position, variant: &Self::Variant) -> String;
 
-    /// The move as JSON for `race moves --json`.
-    fn move_json(
+    /// What each legal move for `roll` does, in the rules' order.
+    fn move_infos(
         variant: &Self::Variant,
         position: &Self::Position,
         roll: u8,
-        mv: Self::Move,
-    ) -> Value;
+    ) -> Vec<Self::MoveInfo>;
 
-    /// The move as a line of the numbered list offered to a player.
-    fn move_label(
-        variant: &Self::Variant,
-        position: &Self::Position,
-        roll: u8,
-        mv: Self::Move,
-    ) -> String;
+    /// A legal move as JSON for `race moves --json`.
+    fn move_json(info: &Self::MoveInfo) -> Value;
+
+    /// A legal move as a line of the numbered list offered to a player.
+    fn move_label(info: &Self::MoveInfo) -> String;
 
     /// A log entry in display form (`3: a2-d2x*`, `5: 12-17`, `0: -`).
     fn entry_label(entry: &LogEntry<Self>) -> String;
@@ -224,17 +224,9 @@ pub fn level_usage<E: Engine>(
     )
 }
 
-/// The legal moves for a position and a roll, as a vector.
-pub fn legal<E: Engine>(variant: &E::Variant, position: &E::Position, roll: u8) -> Vec<E::Move> {
-    let mut list = MoveList::new();
-    E::legal(variant, position, roll, &mut list);
-    list.to_vec()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use royal_ur::{Position, Ur, Variant};
 
     #[test]
     fn levels_are_1_to_99_top_and_perfect() {
@@ -245,13 +237,5 @@ mod tests {
         for bad in ["0", "100", "05", "", "+3", "Top", "4 "] {
             assert_eq!(parse_level(bad), None, "{bad:?}");
         }
-    }
-
-    #[test]
-    fn legal_lists_moves_in_engine_order() {
-        let start = Position::start(7);
-        let moves = legal::<Ur>(&Variant::FINKEL, &start, 4);
-        assert_eq!(moves.len(), 1);
-        assert_eq!(moves[0].to_string(), "hand-a1");
     }
 }

@@ -221,10 +221,9 @@ impl<E: Engine> Session<'_, E> {
         let Some(roll) = self.game.roll() else {
             return Vec::new();
         };
-        self.game
-            .legal()
+        E::move_infos(self.game.variant(), self.game.position(), roll)
             .iter()
-            .map(|&mv| E::move_label(self.game.variant(), self.game.position(), roll, mv))
+            .map(E::move_label)
             .collect()
     }
 

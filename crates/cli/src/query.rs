@@ -4,7 +4,7 @@
 use dice_core::{Faces, Game, LogEntry, ParseRecordError, PlayError, ReplayError, Seed, Side};
 use serde_json::{Map, Value, json};
 
-use crate::engine::{Engine, legal};
+use crate::engine::Engine;
 use crate::error::Refused;
 use crate::style::Style;
 
@@ -263,29 +263,21 @@ pub fn moves<E: Engine>(
     roll: u8,
     json_out: bool,
 ) -> String {
-    let list = legal::<E>(variant, position, roll);
+    let infos = E::move_infos(variant, position, roll);
     if json_out {
-        let moves: Vec<Value> = list
-            .iter()
-            .map(|&mv| E::move_json(variant, position, roll, mv))
-            .collect();
+        let moves: Vec<Value> = infos.iter().map(E::move_json).collect();
         return format!("{}\n", json!({ "moves": moves }));
     }
-    if list.is_empty() {
+    if infos.is_empty() {
         return format!(
             "{} has no move on a roll of {roll}: the turn is lost.\n",
             E::side(position)
         );
     }
-    list.iter()
+    infos
+        .iter()
         .enumerate()
-        .map(|(i, &mv)| {
-            format!(
-                "{:>2}. {}\n",
-                i + 1,
-                E::move_label(variant, position, roll, mv)
-            )
-        })
+        .map(|(i, info)| format!("{:>2}. {}\n", i + 1, E::move_label(info)))
         .collect()
 }
 

@@ -205,18 +205,26 @@ impl Soak for ::senet::Senet {
         if p.bound(variant).is_some() {
             want |= 1 << 61;
         }
-        if key.0 != want {
+        if key.bits() != want {
             return Err(format!("key {shown} is not the board's {want:016x}"));
         }
         Ok(())
     }
 
     fn any_move(bits: u64) -> Option<::senet::Move> {
-        use ::senet::{Dest, Move};
-        let from = (bits % 30) as u8 + 1;
+        use ::senet::{House, Move, Place};
+        let from = House::new((bits % 30) as u8 + 1)?;
         let to = match (bits >> 8) % 31 {
-            30 => Dest::Off,
-            h => Dest::House(h as u8 + 1),
+            30 => Place::Off,
+            h => Place::House(House::new(h as u8 + 1)?),
+        };
+        // A move to its own house is not a move at all; it becomes one no
+        // roll allows either: off from 1..25 (never the roll's place), or
+        // one house back from 26..30 (where nothing moves backward).
+        let to = match to.house() {
+            Some(h) if h == from && h < House::HAPPINESS => Place::Off,
+            Some(h) if h == from => Place::House(House::new(h.number() - 1)?),
+            _ => to,
         };
         Move::new(from, to).ok()
     }

@@ -3,9 +3,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use dice_core::{Faces, Game, LogEntry, Rules, Side};
+use dice_core::{Faces, Game, LogEntry, Side};
 use royal_ur::{
-    Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
+    Flags, LEVEL_TOP, MoveInfo, Place, Position, Route, Square, Ur, Variant, display_entry,
 };
 use serde_json::{Map, Value, json};
 
@@ -68,6 +68,7 @@ impl Engine for Ur {
     const CAPTURE_WORD: &'static str = "captures";
 
     type Bot = UrBot;
+    type MoveInfo = MoveInfo;
 
     fn default_variant() -> Variant {
         Variant::FINKEL
@@ -117,36 +118,39 @@ impl Engine for Ur {
         position.key().to_string()
     }
 
-    fn move_json(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> Value {
-        let (_, flags) = Ur::apply(variant, position, roll, mv);
+    fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
+        position.move_infos(variant, roll).collect()
+    }
+
+    fn move_json(info: &MoveInfo) -> Value {
         json!({
-            "move": mv.to_string(),
-            "display": display_move(mv, roll, flags),
-            "captures": flags.captures,
-            "rosette": flags.rosette,
-            "home": flags.home,
+            "move": info.mv().to_string(),
+            "display": info.to_string(),
+            "captures": info.captures(),
+            "rosette": info.rosette(),
+            "home": info.home(),
         })
     }
 
-    fn move_label(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> String {
-        let (_, flags) = Ur::apply(variant, position, roll, mv);
+    fn move_label(info: &MoveInfo) -> String {
         let mut notes = Vec::new();
-        if flags.captures {
+        if info.captures() {
             notes.push("captures");
         }
-        if flags.rosette {
+        if info.rosette() {
             notes.push("rosette, throws again");
         }
-        if flags.home {
+        if info.home() {
             notes.push("home");
         }
-        if mv.from() == Place::Hand {
+        if info.from() == Place::Hand {
             notes.push("enters");
         }
+        let mv = info.mv().to_string();
         if notes.is_empty() {
-            mv.to_string()
+            mv
         } else {
-            format!("{:<8} {}", mv.to_string(), notes.join(", "))
+            format!("{mv:<8} {}", notes.join(", "))
         }
     }
 

@@ -237,6 +237,12 @@ mod tests {
         }
     }
 
+    /// A move is its identity: two bytes, as Senet's.
+    #[test]
+    fn a_move_is_two_bytes() {
+        assert_eq!(std::mem::size_of::<Move>(), 2);
+    }
+
     #[test]
     fn parse_errors_have_the_reference_names() {
         let cases = [

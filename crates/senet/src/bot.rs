@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::position::protected_mask;
 use crate::rules::{generate, make};
-use crate::{CHANCES, Dest, Game, Move, Position, Senet, Variant};
+use crate::{CHANCES, Game, Move, MoveInfo, Place, Position, Senet, Variant};
 
 /// The lowest level.
 pub const LEVEL_MIN: u8 = 1;
@@ -138,7 +138,11 @@ impl Bot {
             return None;
         }
         if self.level == 1 || moves.len() == 1 {
-            let index = if self.level == 1 { thumb(&moves) } else { 0 };
+            let index = if self.level == 1 {
+                thumb(position.move_infos(variant, roll))
+            } else {
+                0
+            };
             return moves.get(index).map(|&mv| Thought {
                 mv,
                 level: self.level,
@@ -195,17 +199,18 @@ impl Bot {
 }
 
 /// Level 1: bear off if possible, else the swap that sends back the enemy
-/// piece furthest along, else move the piece furthest along.
-fn thumb(moves: &[Move]) -> usize {
+/// piece furthest along, else move the piece furthest along; the last of
+/// equals.
+fn thumb(moves: impl Iterator<Item = MoveInfo>) -> usize {
     let mut best = 0;
     let mut best_score = i32::MIN;
-    for (i, mv) in moves.iter().enumerate() {
-        let score = if mv.to() == Dest::Off {
+    for (i, info) in moves.enumerate() {
+        let score = if info.to() == Place::Off {
             1000
-        } else if mv.is_swap() {
-            500 + i32::from(mv.to().rank())
+        } else if info.swap() {
+            500 + i32::from(info.to().rank())
         } else {
-            i32::from(mv.from())
+            i32::from(info.from().number())
         };
         if score >= best_score {
             best = i;
@@ -244,7 +249,7 @@ impl Search {
         }
         let mut total = 0i64;
         for chance in CHANCES {
-            total += i64::from(chance.ways) * self.best(position, chance.roll, depth);
+            total += i64::from(chance.weight) * self.best(position, chance.roll, depth);
         }
         total / 16
     }

@@ -12,9 +12,11 @@
 )]
 
 mod bot;
-mod chances;
 mod game;
-mod mv;
+mod house;
+mod info;
+mod key;
+mod moves;
 mod position;
 mod refusal;
 mod rules;
@@ -25,15 +27,18 @@ mod walk;
 pub use bot::{
     BUDGET, Bot, BotLevelError, LEVEL_ASKED_MAX, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate,
 };
-pub use chances::{CHANCES, Chance};
-pub use game::{Game, SenetGame, Turn, script};
-pub use mv::{Dest, Move, ParseMoveError};
-pub use position::{HouseError, Inconsistency, Key, Position, PositionError, PositionErrorKind};
+pub use dice_core::Chance;
+pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
+pub use house::{HOUSES, House, ParseHouseError};
+pub use info::MoveInfo;
+pub use key::Key;
+pub use moves::{Move, ParseMoveError, Place};
+pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use rules::{Flags, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
 pub use variant::{
-    Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
+    Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
 };
 pub use walk::walk;
 

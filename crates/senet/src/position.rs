@@ -5,12 +5,14 @@ use std::fmt;
 use dice_core::Side;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{On26, Protect, Variant, Water};
+use crate::house::{HAPPINESS, HOUSES, WATER};
+use crate::{House, Key, On26, Protect, Variant, Water};
 
-/// The bits of houses 1..=27, where runs are counted.
-pub(crate) const RUN_MASK: u32 = (1 << 27) - 1;
+/// The bits of houses 1..=27, where runs are counted (the pieces on 28..30
+/// are in no run).
+pub(crate) const RUN_MASK: u32 = (1 << WATER) - 1;
 /// The bits of houses 1..=30.
-pub(crate) const BOARD_MASK: u32 = (1 << 30) - 1;
+pub(crate) const BOARD_MASK: u32 = (1 << HOUSES) - 1;
 
 /// The bit of house `h` (1..=30).
 #[inline]
@@ -79,14 +81,16 @@ pub(crate) fn run_of(s: u32, h: u8) -> u32 {
 ///
 /// ```
 /// use dice_core::Side;
-/// use senet::{Position, Variant};
+/// use senet::{House, Position, Variant};
 ///
 /// let start = Position::start(&Variant::KENDALL, Side::Light);
 /// assert_eq!(start.to_string(), "dldldldldl/........../.......... l");
-/// assert_eq!(start.at(2), Ok(Some(Side::Light)));
-/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL).unwrap();
+/// assert_eq!(start.at("2".parse()?), Some(Side::Light));
+/// assert_eq!(start.at(House::WATER), None);
+/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL)?;
 /// assert_eq!(back, start);
 /// assert_eq!(start.key(&Variant::KENDALL).to_string(), "0000000000066666");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -120,18 +124,16 @@ impl Position {
         }
     }
 
-    /// The same position with a piece of `side` on `house` (replacing what
-    /// stood there).
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn with_piece(self, house: u8, side: Side) -> Result<Position, HouseError> {
-        let b = house_bit(house)?;
-        let mut p = self;
-        *p.board_mut(side.other()) &= !b;
-        *p.board_mut(side) |= b;
-        Ok(p)
+    /// The same position with `who` (or nobody) on `house`.
+    #[must_use]
+    pub const fn with_piece(mut self, house: House, who: Option<Side>) -> Position {
+        let b = house.bit();
+        self.boards[0] &= !b;
+        self.boards[1] &= !b;
+        if let Some(side) = who {
+            *self.board_mut(side) |= b;
+        }
+        self
     }
 
     /// Reads a position string, judged against the rules.
@@ -171,7 +173,7 @@ impl Position {
         if p.boards.iter().any(|b| b.count_ones() > max) {
             return Err(err(PositionErrorKind::Pieces));
         }
-        if variant.water == Water::Reborn && p.at_bits(27).is_some() {
+        if variant.water == Water::Reborn && p.at(House::WATER).is_some() {
             return Err(err(PositionErrorKind::Water));
         }
         Ok(p)
@@ -224,14 +226,10 @@ impl Position {
         }
     }
 
-    /// Who stands on a house, or `None` when it is empty.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn at(&self, house: u8) -> Result<Option<Side>, HouseError> {
-        house_bit(house)?;
-        Ok(self.at_bits(house))
+    /// Who stands on a house, if anyone.
+    #[must_use]
+    pub fn at(&self, house: House) -> Option<Side> {
+        self.at_bits(house.number())
     }
 
     /// How many pieces a side has on the board.
@@ -249,37 +247,28 @@ impl Position {
 
     /// Whether the piece on `house` cannot be swapped (it stands in a run its
     /// rules protect); false for an empty house.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn protected(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
-        let b = house_bit(house)?;
-        Ok(self
-            .boards
+    #[must_use]
+    pub fn protected(&self, house: House, variant: &Variant) -> bool {
+        self.boards
             .iter()
-            .any(|&s| protected_mask(s, variant.protect) & b != 0))
+            .any(|&s| protected_mask(s, variant.protect) & house.bit() != 0)
     }
 
     /// Whether the piece on `house` belongs to a run the other side may not
     /// pass; false for an empty house.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn in_blockade(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
-        let b = house_bit(house)?;
-        Ok(self
-            .boards
+    #[must_use]
+    pub fn in_blockade(&self, house: House, variant: &Variant) -> bool {
+        self.boards
             .iter()
-            .any(|&s| blockade_mask(s, variant.blockade) & b != 0))
+            .any(|&s| blockade_mask(s, variant.blockade) & house.bit() != 0)
     }
 
     /// The house whose piece alone the throw in hand may move: 26 under
     /// `on26=again` when the side to move stands there.
     #[must_use]
-    pub fn bound(&self, variant: &Variant) -> Option<u8> {
-        (variant.on26 == On26::Again && self.bits(self.side) & bit(26) != 0).then_some(26)
+    pub fn bound(&self, variant: &Variant) -> Option<House> {
+        (variant.on26 == On26::Again && self.bits(self.side) & bit(HAPPINESS) != 0)
+            .then_some(House::HAPPINESS)
     }
 
     /// Whether the position could arise in play under these rules: no two
@@ -323,14 +312,14 @@ impl Position {
             }
         }
         if variant.water == Water::Reborn
-            && let Some(side) = self.at_bits(27)
+            && let Some(side) = self.at(House::WATER)
         {
             return Err(Inconsistency::Water { side });
         }
         if self.boards[0] == 0 && self.boards[1] == 0 {
             return Err(Inconsistency::BothHome);
         }
-        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(26) != 0 {
+        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(HAPPINESS) != 0 {
             return Err(Inconsistency::On26 {
                 side: self.side.other(),
             });
@@ -364,23 +353,12 @@ impl Position {
     }
 }
 
-fn house_bit(house: u8) -> Result<u32, HouseError> {
-    if (1..=30).contains(&house) {
-        Ok(bit(house))
-    } else {
-        Err(HouseError(house))
-    }
-}
-
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = String::with_capacity(34);
-        for h in 1..=30u8 {
-            s.push(match self.at_bits(h) {
-                Some(side) => side.letter(),
-                None => '.',
-            });
-            if h == 10 || h == 20 {
+        for house in House::ALL {
+            s.push(self.at(house).map_or('.', Side::letter));
+            if matches!(house.number(), 10 | 20) {
                 s.push('/');
             }
         }
@@ -403,16 +381,6 @@ impl<'de> Deserialize<'de> for Position {
         let text = String::deserialize(deserializer)?;
         let loose = Variant::SKYRUK.with_pieces(crate::Pieces::Seven);
         Position::parse(&text, &loose).map_err(serde::de::Error::custom)
-    }
-}
-
-/// A position's key: 64 bits, written as 16 lowercase hexadecimal digits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(pub u64);
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016x}", self.0)
     }
 }
 
@@ -464,19 +432,6 @@ impl Inconsistency {
             Inconsistency::BothHome => "both_home",
             Inconsistency::On26 { .. } => "on26",
         }
-    }
-}
-
-/// A house number outside 1..=30.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("there is no house {0}; the houses are 1 to 30")]
-pub struct HouseError(pub u8);
-
-impl HouseError {
-    /// The contract word: `house`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        "house"
     }
 }
 

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{RulesText, RulesTextError, read_rules_text};
+use dice_core::{Chance, RulesText, RulesTextError, read_rules_text};
 
 /// Which pieces of a run are protected from a swap.
 #[non_exhaustive]
@@ -122,6 +122,25 @@ pub struct Variant {
     pub pieces: Pieces,
 }
 
+const fn ch(roll: u8, weight: u8) -> Chance {
+    Chance {
+        roll,
+        weight,
+        denominator: 16,
+    }
+}
+
+/// What the four sticks can roll, 1 to 5, and how many of the sixteen ways
+/// they fall make each: a roll is the count of marked faces, and none
+/// marked rolls 5. Every rule set throws the same sticks.
+///
+/// ```
+/// let total: u32 = senet::CHANCES.iter().map(|c| u32::from(c.weight)).sum();
+/// assert_eq!(total, 16);
+/// assert_eq!(senet::CHANCES[4].roll, 5); // none marked
+/// ```
+pub const CHANCES: [Chance; 5] = [ch(1, 4), ch(2, 6), ch(3, 4), ch(4, 1), ch(5, 1)];
+
 /// The names of the seven fields, in record order.
 pub const FIELDS: [&str; 7] = [
     "protect", "blockade", "reach26", "on26", "water", "off30", "pieces",
@@ -179,6 +198,13 @@ impl Variant {
             "skyruk" => Ok(Variant::SKYRUK),
             _ => Err(VariantError::Name(name.to_owned())),
         }
+    }
+
+    /// What the sticks can roll and how often, in ascending order of roll
+    /// ([`CHANCES`], the same under every rule set).
+    #[must_use]
+    pub const fn chances(&self) -> &'static [Chance] {
+        &CHANCES
     }
 
     /// Pieces a side, as a number.

@@ -2,7 +2,7 @@
 //! it came to; every broken record is refused, with a snapshot of why.
 
 use dice_core::Side;
-use senet::{Game, SenetGame};
+use senet::{Game, GameExt};
 use serde_json::json;
 
 #[test]

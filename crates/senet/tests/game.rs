@@ -1,7 +1,7 @@
 //! The Game-level API: turns, seats, lost turns, refusals, undo, records.
 
 use dice_core::{Dice, Ending, Faces, ScriptRoll, Seed, Setup, Side};
-use senet::{Game, Position, Seat, SenetGame, Variant, script};
+use senet::{Game, GameExt, House, Position, Seat, Variant, script};
 
 const K: Variant = Variant::KENDALL;
 const S: Variant = Variant::SKYRUK;
@@ -11,7 +11,7 @@ fn known_sticks_from_the_shared_seed() {
     // dice.md: "senet example" gives 1111 1011 0001 0111 0000 ...
     let game = Game::seeded(Seed::new("senet example").unwrap(), K).unwrap();
     assert_eq!(game.faces().unwrap().to_string(), "1111");
-    assert_eq!(game.throw(), Some(4));
+    assert_eq!(game.marked(), Some(4));
     assert_eq!(game.roll(), Some(4));
     let turn = game.turn().unwrap();
     assert_eq!(
@@ -19,7 +19,8 @@ fn known_sticks_from_the_shared_seed() {
         (Side::Light, 1, None, true)
     );
     assert_eq!(game.rules_revision(), 1);
-    assert_eq!(game.chances()[4].throw, 0);
+    let rolls: Vec<(u8, u8)> = game.chances().iter().map(|c| (c.roll, c.weight)).collect();
+    assert_eq!(rolls, [(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
 }
 
 #[test]
@@ -43,7 +44,7 @@ fn a_roll_of_five_is_a_throw_of_none() {
         rolls.push(game.roll().unwrap());
     }
     assert_eq!(rolls, [4, 3, 1, 3, 5]);
-    assert_eq!(game.throw(), Some(0));
+    assert_eq!(game.marked(), Some(0));
 }
 
 #[test]
@@ -61,7 +62,7 @@ fn turns_segments_and_sides() {
     assert_eq!(game.turn().unwrap().side, Side::Light);
     assert!(game.log()[0].flags.again && !game.log()[1].flags.again);
     // dark swapped light's 11 back to 9
-    assert_eq!(game.at(9), Ok(Some(Side::Light)));
+    assert_eq!(game.at(House::new(9).unwrap()), Some(Side::Light));
     assert!(game.log()[2].flags.swap);
 }
 
@@ -124,8 +125,11 @@ fn skyruk_bound_throw_in_a_game() {
     );
     game.play_text("25-26").unwrap();
     let t = game.turn().unwrap();
-    assert_eq!((t.side, t.segment, t.bound), (Side::Light, 2, Some(26)));
-    assert_eq!(game.key().0 >> 61 & 1, 1);
+    assert_eq!(
+        (t.side, t.segment, t.bound),
+        (Side::Light, 2, Some(House::HAPPINESS))
+    );
+    assert_eq!(game.key().bits() >> 61 & 1, 1);
     assert_eq!(game.play_text("5-8").unwrap_err().code(), "bound");
     game.play_text("26-29").unwrap();
     assert_eq!(game.side(), Some(Side::Dark));
@@ -184,13 +188,13 @@ fn refusals_change_nothing() {
 #[test]
 fn houses_outside_the_board_are_refused() {
     let game = Game::seeded(Seed::new("x").unwrap(), K).unwrap();
-    for h in [0, 31, 255] {
-        assert_eq!(game.at(h).unwrap_err().code(), "house");
-        assert!(game.protected(h).is_err());
-        assert!(game.in_blockade(h).is_err());
+    for n in [0, 31, 255] {
+        assert_eq!(House::new(n), None);
+        assert_eq!(n.to_string().parse::<House>().unwrap_err().code(), "house");
     }
-    assert_eq!(game.at(1), Ok(Some(Side::Dark)));
-    assert_eq!(game.protected(1), Ok(false));
+    let first = House::new(1).unwrap();
+    assert_eq!(game.at(first), Some(Side::Dark));
+    assert!(!game.protected(first) && !game.in_blockade(first));
     assert_eq!(game.home(Side::Light), 0);
 }
 
@@ -223,7 +227,7 @@ fn a_seedless_record_replays_and_stops_with_no_roll() {
 fn a_scripted_game_keeps_its_sticks() {
     let rolls = vec![ScriptRoll::with_faces(5, "0000".parse().unwrap())];
     let game = Game::new(Setup::new(Dice::Script(rolls), K)).unwrap();
-    assert_eq!(game.throw(), Some(0));
+    assert_eq!(game.marked(), Some(0));
     assert_eq!(game.roll(), Some(5));
 }
 

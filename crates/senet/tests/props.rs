@@ -2,7 +2,7 @@
 //! 2,000 games per rule set and piece count.
 
 use dice_core::{Seed, Side, Xorshift};
-use senet::{Dest, Game, Pieces, Position, SenetGame, Variant, Water};
+use senet::{Game, GameExt, House, Pieces, Place, Position, Variant, Water};
 
 /// What the log has borne off so far, read incrementally.
 #[derive(Default)]
@@ -18,7 +18,7 @@ fn check(game: &Game, tally: &mut Tally) {
     assert_eq!(p.bits(Side::Light) & p.bits(Side::Dark), 0, "{p}");
     // pieces conserved: on the board plus those the log bore off
     for e in &game.log()[tally.seen..] {
-        if e.flags.ends == Some(Dest::Off) {
+        if e.flags.ends == Some(Place::Off) {
             tally.off[e.side.index()] += 1;
         }
     }
@@ -34,7 +34,7 @@ fn check(game: &Game, tally: &mut Tally) {
     }
     // kendall never has a piece on 27
     if v.water == Water::Reborn {
-        assert_eq!(game.at(27).unwrap(), None, "{p}");
+        assert_eq!(game.at(House::WATER), None, "{p}");
     }
     // the position string round-trips, and the key is a function of it
     let text = p.to_string();

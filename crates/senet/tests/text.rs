@@ -2,7 +2,7 @@
 
 use dice_core::{Notation, Side};
 use proptest::prelude::*;
-use senet::{Game, Move, Pieces, Position, Senet, Variant};
+use senet::{Game, House, Move, Pieces, Position, Senet, Variant};
 
 const K: Variant = Variant::KENDALL;
 const S: Variant = Variant::SKYRUK;
@@ -51,11 +51,11 @@ fn keys() {
     );
     // house 30 light: bits 58..59 = 1; bound on 26 under skyruk sets bit 61
     let p = Position::parse("d........./........../.....l...l l", &S).unwrap();
-    assert_eq!(p.key(&S).0, (1 << 61) | (1 << 58) | (1 << 50) | 2);
-    assert_eq!(p.key(&K).0, (1 << 58) | (1 << 50) | 2);
+    assert_eq!(p.key(&S).bits(), (1 << 61) | (1 << 58) | (1 << 50) | 2);
+    assert_eq!(p.key(&K).bits(), (1 << 58) | (1 << 50) | 2);
     // the side not to move on 26 is not bound
     let p = Position::parse("d........./........../.....d...l l", &S).unwrap();
-    assert_eq!(p.key(&S).0 >> 61, 0);
+    assert_eq!(p.key(&S).bits() >> 61, 0);
     assert!(!p.is_consistent(&S));
     assert!(p.is_consistent(&K));
     assert_eq!(
@@ -72,8 +72,8 @@ fn positions_that_cannot_occur_are_named() {
     // Built piece by piece, a position can hold more than the rules give,
     // or stand in the water under kendall: the checks the parser makes.
     let mut six = Position::empty(Side::Light);
-    for h in 1..=6 {
-        six = six.with_piece(h, Side::Dark).unwrap();
+    for house in &House::ALL[..6] {
+        six = six.with_piece(*house, Some(Side::Dark));
     }
     assert_eq!(
         six.check(&K),
@@ -83,9 +83,7 @@ fn positions_that_cannot_occur_are_named() {
             pieces: 5
         })
     );
-    let wet = Position::empty(Side::Light)
-        .with_piece(27, Side::Light)
-        .unwrap();
+    let wet = Position::empty(Side::Light).with_piece(House::WATER, Some(Side::Light));
     assert_eq!(wet.check(&K).unwrap_err().code(), "water");
     assert_eq!(wet.check(&S), Ok(()));
     assert!(!wet.is_consistent(&K));
