@@ -220,7 +220,7 @@ pub fn senet_variant(pick: u8) -> senet::Variant {
     for (i, (field, choice)) in senet::FIELDS.iter().zip(values).enumerate() {
         let value = choice[usize::from(pick >> i & 1)];
         v = v
-            .with(field, value)
+            .with_field(field, value)
             .unwrap_or_else(|e| panic!("{field}={value}: {e}"));
     }
     v

@@ -2,14 +2,14 @@
 //! [`Notation`]: text forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Faces, Game, LogEntry, Notation, Side};
+use dice_core::{Coded, Faces, Game, LogEntry, Notation, ReadRules, Side, read_rules};
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
 use crate::style::Style;
 
 /// A game the `race` command can play.
-pub trait Engine: Notation {
+pub trait Engine: Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> + Default> {
     /// The word on the command line: `ur` or `senet`.
     const CMD: &'static str;
     /// What the game calls a capture in statistics: `captures` or `swaps`.
@@ -21,19 +21,8 @@ pub trait Engine: Notation {
     /// What a legal move does, in full (the game's `MoveInfo`).
     type MoveInfo;
 
-    /// The rule set used when none is given.
-    fn default_variant() -> Self::Variant;
-
     /// The named rule sets, for `bench`.
     fn named_variants() -> Vec<Self::Variant>;
-
-    /// Reads rules a person gave (a name, or the fields that differ from
-    /// [`Engine::default_variant`] in any order).
-    ///
-    /// # Errors
-    ///
-    /// A refusal naming `input` and the rules' own code.
-    fn parse_variant(text: &str, input: &str) -> Result<Self::Variant, Refused>;
 
     /// Reads a position string under these rules (its text only; see
     /// [`Engine::inconsistency`] for whether it can occur).
@@ -167,6 +156,25 @@ pub trait Engine: Notation {
         position: &Self::Position,
         roll: u8,
     ) -> Option<Map<String, Value>>;
+}
+
+/// Reads rules a person gave: a name, or the fields that differ from the
+/// game's default rule set, in any order (`dice_core::read_rules`); the
+/// default rule set when none are given.
+///
+/// # Errors
+///
+/// A refusal naming `input`, with the code `rules` and the rules' own code
+/// as `why`.
+pub fn parse_variant<E: Engine>(text: Option<&str>, input: &str) -> Result<E::Variant, Refused> {
+    let Some(text) = text else {
+        return Ok(E::Variant::default());
+    };
+    read_rules::<E::Variant>(text).map_err(|e| {
+        Refused::new(input, "rules", e.to_string())
+            .why(e.code())
+            .detail("text", text)
+    })
 }
 
 /// The most a bot level may be, as the reference's bot takes it.

@@ -127,10 +127,7 @@ fn run(command: Command) -> Outcome {
 }
 
 fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
-    match rules {
-        Some(text) => E::parse_variant(text, "--rules"),
-        None => Ok(E::default_variant()),
-    }
+    engine::parse_variant::<E>(rules, "--rules")
 }
 
 fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
@@ -357,7 +354,7 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
     } else {
         a.rules
             .iter()
-            .map(|r| E::parse_variant(r, "--rules"))
+            .map(|r| variant::<E>(Some(r)))
             .collect::<Result<Vec<_>, _>>()?
     };
     let seed = Seed::new(a.seed.as_bytes())

@@ -124,7 +124,9 @@ pub fn record_refusal(input: &str, e: &ParseRecordError) -> Refused {
 ///
 /// A refusal naming the line or the ply.
 pub fn replay<E: Engine>(input: &str, text: &str, rules: Option<&str>) -> Result<Game<E>, Refused> {
-    let variant = rules.map(|r| E::parse_variant(r, "--rules")).transpose()?;
+    let variant = rules
+        .map(|r| crate::engine::parse_variant::<E>(Some(r), "--rules"))
+        .transpose()?;
     Game::<E>::replay_text(text, variant).map_err(|e| replay_refusal(input, &e))
 }
 

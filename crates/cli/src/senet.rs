@@ -65,20 +65,8 @@ impl Engine for Senet {
     type Bot = Bot;
     type MoveInfo = MoveInfo;
 
-    fn default_variant() -> Variant {
-        Variant::KENDALL
-    }
-
     fn named_variants() -> Vec<Variant> {
         vec![Variant::KENDALL, Variant::SKYRUK]
-    }
-
-    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        Variant::parse_lenient(text).map_err(|e| {
-            Refused::new(input, "rules", e.to_string())
-                .why(e.code())
-                .detail("text", text)
-        })
     }
 
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
@@ -321,11 +309,11 @@ impl Engine for Senet {
     }
 
     fn level_top(_variant: &Variant) -> u8 {
-        senet::LEVEL_MAX
+        senet::LEVEL_TOP
     }
 
     fn ladder_bot(level: u8, _variant: &Variant) -> Option<Bot> {
-        Bot::new(level).ok()
+        Bot::new(Some(level), None).ok()
     }
 
     fn bot_level(bot: &Bot) -> u8 {

@@ -553,7 +553,7 @@ mod tests {
 
     #[test]
     fn a_broken_invariant_is_caught() {
-        let start = royal_ur::Position::start(7);
+        let start = royal_ur::Position::start(&royal_ur::Variant::FINKEL, Side::Light);
         let short = start.with_hand(Side::Light, 6).unwrap();
         let err =
             <royal_ur::Ur as Soak>::check_position(&royal_ur::Variant::FINKEL, &short, &start)

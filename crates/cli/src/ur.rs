@@ -70,20 +70,8 @@ impl Engine for Ur {
     type Bot = UrBot;
     type MoveInfo = MoveInfo;
 
-    fn default_variant() -> Variant {
-        Variant::FINKEL
-    }
-
     fn named_variants() -> Vec<Variant> {
         vec![Variant::FINKEL, Variant::MASTERS]
-    }
-
-    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        Variant::parse_lenient(text).map_err(|e| {
-            Refused::new(input, "rules", e.to_string())
-                .why(e.code())
-                .detail("text", text)
-        })
     }
 
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
@@ -393,7 +381,7 @@ impl Engine for Ur {
     ) -> Option<Map<String, Value>> {
         let value = match bot {
             UrBot::Ladder(b) => {
-                let t = b.think(position, roll, variant)?;
+                let t = b.think(variant, position, roll)?;
                 json!({
                     "move": t.mv.to_string(),
                     "level": t.level,

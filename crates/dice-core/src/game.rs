@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Thrower, Thrown};
-use crate::{Dice, Faces, MoveList, Notation, Opening, Reason, Rules, Seed, Side, Status};
+use crate::{Coded, Dice, Faces, MoveList, Notation, Opening, Rules, Seed, Side, Status};
 
 /// After this many plies (moves plus lost turns) a game nobody has won is
 /// drawn. A winning move on the last ply still wins.

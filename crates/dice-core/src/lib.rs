@@ -11,6 +11,7 @@
     )
 )]
 
+mod bot;
 mod dice;
 mod game;
 mod lanes;
@@ -24,6 +25,7 @@ mod side;
 pub mod toy;
 mod xorshift;
 
+pub use bot::{BUDGET_MAX, BotError, LEVEL_ASKED_MAX, bot_budget, bot_level};
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
     Ending, Game, GameOver, LogEntry, NewGameError, NothingToUndo, OPENING_TIES_MAX, Outcome,
@@ -32,8 +34,8 @@ pub use game::{
 pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{MismatchKind, ReplayError};
-pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Reason, Rules, Status, successors, walk};
-pub use rules_text::{RulesText, RulesTextError, read_rules_text};
+pub use rules::{Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, successors, walk};
+pub use rules_text::{ReadRules, RulesText, RulesTextError, read_rules, read_rules_text};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};
 pub use xorshift::Xorshift;

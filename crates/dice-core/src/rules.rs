@@ -98,9 +98,9 @@ pub enum Opening {
     ThrowOff,
 }
 
-/// A game-specific reason a move is not legal, with a stable contract word:
-/// what a game's [`Rules::Refusal`] is.
-pub trait Reason: Copy + Eq + Debug + Display + Send + Sync + 'static {
+/// A value that programs tell apart by a stable contract word: a refusal
+/// ([`Rules::Refusal`]) or an error a person's input can cause.
+pub trait Coded {
     /// The contract word, e.g. `wrong_distance`.
     fn code(&self) -> &'static str;
 }
@@ -151,8 +151,8 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Why a text is not a move at all.
     type MoveError: std::error::Error + Clone + Eq + Send + Sync + 'static;
 
-    /// Why a well-formed move is not legal here.
-    type Refusal: Reason;
+    /// Why a well-formed move is not legal here, with its contract word.
+    type Refusal: Coded + Copy + Eq + Debug + Display + Send + Sync + 'static;
 
     /// What a log entry says beyond the move (e.g. whether it captured).
     type Flags: Copy + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;

@@ -23,7 +23,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Chance, Faces, MoveList, Notation, Opening, Reason, Rules, Side, Status};
+use crate::{Chance, Coded, Faces, MoveList, Notation, Opening, ReadRules, Rules, Side, Status};
 
 /// The toy game's rules (a marker type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -81,6 +81,42 @@ impl FromStr for ToyVariant {
             .filter(|d| (3..=4).contains(d))
             .ok_or_else(err)?;
         Ok(ToyVariant { goal, dice })
+    }
+}
+
+/// Rules a person writes: `toy`, or `goal=N` and `dice=D` in any order.
+impl ReadRules for ToyVariant {
+    type Error = ParseToyVariantError;
+
+    fn named(name: &str) -> Result<ToyVariant, ParseToyVariantError> {
+        match name {
+            "toy" => Ok(ToyVariant::default()),
+            _ => Err(ParseToyVariantError(name.to_owned())),
+        }
+    }
+
+    fn with_field(self, field: &str, value: &str) -> Result<ToyVariant, ParseToyVariantError> {
+        let err = || ParseToyVariantError(format!("{field}={value}"));
+        let number = value.parse::<u8>().map_err(|_| err())?;
+        match field {
+            "goal" if (2..=60).contains(&number) => Ok(ToyVariant {
+                goal: number,
+                ..self
+            }),
+            "dice" if (3..=4).contains(&number) => Ok(ToyVariant {
+                dice: number,
+                ..self
+            }),
+            _ => Err(err()),
+        }
+    }
+
+    fn unknown_field(word: &str) -> ParseToyVariantError {
+        ParseToyVariantError(word.to_owned())
+    }
+
+    fn repeated_field(field: &str) -> ParseToyVariantError {
+        ParseToyVariantError(field.to_owned())
     }
 }
 
@@ -174,7 +210,7 @@ pub enum ToyRefusal {
     OwnPiece,
 }
 
-impl Reason for ToyRefusal {
+impl Coded for ToyRefusal {
     fn code(&self) -> &'static str {
         match self {
             ToyRefusal::NoPiece => "no_piece",

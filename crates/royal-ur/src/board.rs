@@ -166,7 +166,7 @@ impl Board {
     pub fn start(variant: Variant, first: Side) -> Board {
         Board {
             variant,
-            position: Position::start(variant.pieces()).with_side(first),
+            position: Position::start(&variant, first),
             ply: 0,
             undo: Vec::new(),
         }

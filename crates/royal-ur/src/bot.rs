@@ -1,7 +1,7 @@
 //! The bot ladder: greedy play, an integer evaluation, and a budgeted
 //! iterative-deepening expectiminimax, all as the reference computes them.
 
-use dice_core::{MoveList, Side, Status};
+use dice_core::{BotError, MoveList, Side, Status, bot_budget, bot_level};
 use serde::Serialize;
 
 use crate::{Move, Position, Route, Variant};
@@ -12,8 +12,6 @@ pub const WIN: i64 = 1_000_000;
 pub const DEPTH_MAX: u32 = 32;
 /// The bot's default node budget.
 pub const BUDGET_DEFAULT: u64 = 1_000_000;
-/// The largest node budget.
-pub const BUDGET_MAX: u64 = 2_000_000_000;
 /// The top level of both ladders.
 pub const LEVEL_TOP: u8 = 4;
 
@@ -42,31 +40,6 @@ pub enum Rung {
         /// The evaluation weights.
         weights: Weights,
     },
-}
-
-/// Why a bot could not be made or a level looked up.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BotError {
-    /// A level outside 1..99 for a bot, or outside the ladder for a rung.
-    #[error(
-        "there is no level {0}; the ladder is 1 to 4, and a bot takes 1 to 99 (above 4 it plays 4)"
-    )]
-    Level(u32),
-    /// A budget outside 1..2,000,000,000.
-    #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
-    Budget(u64),
-}
-
-impl BotError {
-    /// The contract word: `level` or `budget`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            BotError::Level(_) => "level",
-            BotError::Budget(_) => "budget",
-        }
-    }
 }
 
 /// The rung of `level` (1..4) on `route`'s ladder.
@@ -100,7 +73,10 @@ pub fn rung(level: u8, route: Route) -> Result<Rung, BotError> {
             depth: u32::from(level),
             weights,
         }),
-        _ => Err(BotError::Level(u32::from(level))),
+        _ => Err(BotError::Level {
+            level: u32::from(level),
+            top: LEVEL_TOP,
+        }),
     }
 }
 
@@ -148,7 +124,7 @@ fn chance16(variant: &Variant, d: u8) -> i64 {
     reason = "hot path (every leaf of a search); `m` is masked by `t.mask`, whose cells are \
               below 20, the length of `step`"
 )]
-pub fn evaluate(position: &Position, side: Side, variant: &Variant, weights: &Weights) -> i64 {
+pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &Weights) -> i64 {
     let route = variant.route();
     let other = side.other();
     let len = i64::from(route.len());
@@ -258,7 +234,7 @@ impl Searcher<'_> {
             Status::Ongoing => {}
         }
         if d <= 0 {
-            return evaluate(pos, self.root, self.variant, self.weights);
+            return evaluate(self.variant, pos, self.root, self.weights);
         }
         let mut sum = 0i64;
         let mut denominator = 1i64;
@@ -306,11 +282,11 @@ impl Searcher<'_> {
 /// The same question always gets the same answer.
 #[must_use]
 pub fn search(
+    variant: &Variant,
     position: &Position,
     roll: u8,
     depth: u32,
     budget: u64,
-    variant: &Variant,
     weights: &Weights,
 ) -> SearchInfo {
     let mut info = SearchInfo {
@@ -392,18 +368,19 @@ pub struct Thought {
 /// 2..4 plies with the route's weights.
 ///
 /// ```
+/// use dice_core::Side;
 /// use royal_ur::{Bot, Position, Variant};
 ///
 /// let bot = Bot::new(Some(4), None)?;
-/// let pos = Position::start(7);
-/// let thought = bot.think(&pos, 2, &Variant::FINKEL).expect("a move");
+/// let pos = Position::start(&Variant::FINKEL, Side::Light);
+/// let thought = bot.think(&Variant::FINKEL, &pos, 2).expect("a move");
 /// assert_eq!(thought.mv.to_string(), "hand-c1");
-/// assert_eq!(bot.think(&pos, 2, &Variant::FINKEL), Some(thought));
+/// assert_eq!(bot.think(&Variant::FINKEL, &pos, 2), Some(thought));
 /// # Ok::<(), royal_ur::BotError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bot {
-    level: Option<u8>,
+    level: u8,
     budget: u64,
 }
 
@@ -411,7 +388,7 @@ impl Default for Bot {
     /// The top level, with the default budget.
     fn default() -> Bot {
         Bot {
-            level: None,
+            level: LEVEL_TOP,
             budget: BUDGET_DEFAULT,
         }
     }
@@ -427,22 +404,16 @@ impl Bot {
     /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
     /// a budget of 0 or above 2,000,000,000.
     pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
-        if let Some(l) = level
-            && !(1..=99).contains(&l)
-        {
-            return Err(BotError::Level(u32::from(l)));
-        }
-        let budget = budget.unwrap_or(BUDGET_DEFAULT);
-        if !(1..=BUDGET_MAX).contains(&budget) {
-            return Err(BotError::Budget(budget));
-        }
-        Ok(Bot { level, budget })
+        Ok(Bot {
+            level: bot_level(level, LEVEL_TOP)?,
+            budget: bot_budget(budget, BUDGET_DEFAULT)?,
+        })
     }
 
     /// The level this bot plays (1..4).
     #[must_use]
-    pub fn level(&self) -> u8 {
-        self.level.map_or(LEVEL_TOP, |l| l.min(LEVEL_TOP))
+    pub const fn level(&self) -> u8 {
+        self.level
     }
 
     /// The node budget.
@@ -451,10 +422,10 @@ impl Bot {
         self.budget
     }
 
-    /// The move this bot plays in `position` with `roll` under `variant`,
+    /// The move this bot plays under `variant` in `position` with `roll`,
     /// and how it found it; `None` when the roll allows no move.
     #[must_use]
-    pub fn think(&self, position: &Position, roll: u8, variant: &Variant) -> Option<Thought> {
+    pub fn think(&self, variant: &Variant, position: &Position, roll: u8) -> Option<Thought> {
         let moves = position.legal(variant, roll);
         let level = self.level();
         match rung(level, variant.route()).ok()? {
@@ -471,7 +442,7 @@ impl Bot {
                 })
             }
             Rung::Search { depth, weights } => {
-                let info = search(position, roll, depth, self.budget, variant, &weights);
+                let info = search(variant, position, roll, depth, self.budget, &weights);
                 let index = info.index?;
                 Some(Thought {
                     mv: *moves.get(index)?,
@@ -491,7 +462,7 @@ impl Bot {
     #[must_use]
     pub fn choose(&self, game: &crate::Game) -> Option<Move> {
         let roll = game.roll()?;
-        self.think(game.position(), roll, game.variant())
+        self.think(game.variant(), game.position(), roll)
             .map(|t| t.mv)
     }
 }

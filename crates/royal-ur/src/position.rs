@@ -26,7 +26,7 @@ const COUNT_MAX: u8 = 7;
 /// use dice_core::Side;
 /// use royal_ur::{Position, Variant};
 ///
-/// let start = Position::start(7);
+/// let start = Position::start(&Variant::FINKEL, Side::Light);
 /// assert_eq!(start.to_string(), "4xx2/8/4xx2 l 7 0 7 0");
 /// let pos = Position::parse("4xx2/3d4/3lxx2 d 6 0 6 0")?;
 /// assert_eq!(pos.at("d2".parse().unwrap()), Some(Side::Dark));
@@ -217,19 +217,15 @@ impl Position {
         side: Side::Light,
     };
 
-    /// The start: every piece in hand (`pieces` is capped at 7), light to move.
+    /// The start under `variant`: every piece in hand, `first` to move.
     #[must_use]
-    pub const fn start(pieces: u8) -> Position {
-        let n = if pieces > COUNT_MAX {
-            COUNT_MAX
-        } else {
-            pieces
-        };
+    pub const fn start(variant: &Variant, first: Side) -> Position {
+        let n = variant.pieces();
         Position {
             boards: [0, 0],
             hands: [n, n],
             homes: [0, 0],
-            side: Side::Light,
+            side: first,
         }
     }
 
@@ -426,9 +422,10 @@ impl Position {
     /// own route, and no more than one side has every piece home.
     ///
     /// ```
+    /// use dice_core::Side;
     /// use royal_ur::{Position, Variant};
     ///
-    /// let start = Position::start(7);
+    /// let start = Position::start(&Variant::FINKEL, Side::Light);
     /// assert_eq!(start.check(&Variant::FINKEL), Ok(()));
     /// let eight = Position::parse("4xx2/8/4xx2 l 7 0 7 1")?;
     /// assert_eq!(
@@ -562,7 +559,7 @@ impl Position {
 impl Default for Position {
     /// Finkel's start: seven pieces a side in hand, light to move.
     fn default() -> Position {
-        Position::start(7)
+        Position::start(&Variant::FINKEL, Side::Light)
     }
 }
 
@@ -644,8 +641,15 @@ mod tests {
 
     #[test]
     fn start_positions_are_written_as_the_reference_does() {
-        assert_eq!(Position::start(7).to_string(), "4xx2/8/4xx2 l 7 0 7 0");
-        assert_eq!(Position::start(5).to_string(), "4xx2/8/4xx2 l 5 0 5 0");
+        assert_eq!(
+            Position::start(&Variant::FINKEL, Side::Light).to_string(),
+            "4xx2/8/4xx2 l 7 0 7 0"
+        );
+        let five = Variant::FINKEL.with_pieces(5).unwrap();
+        assert_eq!(
+            Position::start(&five, Side::Light).to_string(),
+            "4xx2/8/4xx2 l 5 0 5 0"
+        );
         let mut full = Position::EMPTY.with_side(Side::Dark);
         for sq in Square::ALL {
             full = full.with_piece(sq, Some(Side::Dark));

@@ -262,7 +262,7 @@ impl dice_core::Rules for Ur {
     }
 
     fn start(variant: &Variant, first: Side) -> Position {
-        Position::start(variant.pieces()).with_side(first)
+        Position::start(variant, first)
     }
 
     #[inline]
@@ -343,6 +343,6 @@ impl dice_core::Notation for Ur {
     }
 
     fn spelled_out(variant: &Variant) -> String {
-        variant.describe()
+        variant.spelled_out()
     }
 }

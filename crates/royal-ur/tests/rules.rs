@@ -5,7 +5,7 @@ mod common;
 
 use common::{Xorshift, listed, oracle, places, random_position, variants};
 use dice_core::{MoveList, Notation, Rules, Side};
-use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions, walk};
+use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions};
 
 fn pos(text: &str) -> Position {
     Position::parse(text).unwrap()
@@ -29,12 +29,27 @@ fn hand_worked_move_lists_in_order() {
     let long = pos("4xxl1/3l3d/4xxd1 l 5 0 5 0");
     let long_dark = long.with_side(Side::Dark);
     let cases: Vec<(Variant, Position, u8, Vec<&str>)> = vec![
-        (Variant::FINKEL, Position::start(7), 4, vec!["hand-a1"]),
-        (Variant::FINKEL, Position::start(7), 0, vec![]),
-        (Variant::MASTERS, Position::start(7), 1, vec!["hand-d1"]),
+        (
+            Variant::FINKEL,
+            Position::start(&Variant::FINKEL, Side::Light),
+            4,
+            vec!["hand-a1"],
+        ),
+        (
+            Variant::FINKEL,
+            Position::start(&Variant::FINKEL, Side::Light),
+            0,
+            vec![],
+        ),
         (
             Variant::MASTERS,
-            Position::start(7).with_side(Side::Dark),
+            Position::start(&Variant::FINKEL, Side::Light),
+            1,
+            vec!["hand-d1"],
+        ),
+        (
+            Variant::MASTERS,
+            Position::start(&Variant::FINKEL, Side::Light).with_side(Side::Dark),
             3,
             vec!["hand-b3"],
         ),
@@ -263,8 +278,10 @@ fn slow_walk(depth: u32, variant: &Variant, p: &Position) -> u64 {
 fn walk_counts_from_the_start() {
     let mut lines = Vec::new();
     for (name, v) in [("finkel", Variant::FINKEL), ("masters", Variant::MASTERS)] {
-        let start = Position::start(7);
-        let counts: Vec<u64> = (1..=5).map(|d| walk(d, &v, &start)).collect();
+        let start = Position::start(&v, Side::Light);
+        let counts: Vec<u64> = (1..=5)
+            .map(|d| dice_core::walk::<Ur>(&v, &start, d))
+            .collect();
         for d in 1..=3 {
             assert_eq!(
                 counts[d as usize - 1],

@@ -54,7 +54,7 @@ fn ladder(games: u64, variant: Variant) -> Result<(), Box<dyn std::error::Error>
     println!("|---|---|---|---|---|---|---|");
     for lo in 1..=3u8 {
         let hi = lo + 1;
-        let (low, high) = (Bot::new(lo)?, Bot::new(hi)?);
+        let (low, high) = (Bot::new(Some(lo), None)?, Bot::new(Some(hi), None)?);
         let (mut wins, mut draws) = (0u64, 0u64);
         for n in 0..games {
             let seed = Seed::new(format!("ladder {variant} {lo}v{hi} {}", n / 2))?;

@@ -1,23 +1,18 @@
 //! The bot ladder: a rule of thumb, then expectimax over the sticks' chances.
 
-use dice_core::{MoveList, Rules, Side, Status};
+use dice_core::{BotError, MoveList, Rules, Side, Status, bot_budget, bot_level};
 use serde::Serialize;
 
 use crate::position::protected_mask;
 use crate::rules::{generate, make};
 use crate::{CHANCES, Game, Move, MoveInfo, Place, Position, Senet, Variant};
 
-/// The lowest level.
-pub const LEVEL_MIN: u8 = 1;
-/// The highest level of the ladder; a bot asked for a level above it (up to
-/// [`LEVEL_ASKED_MAX`]) plays this one.
-pub const LEVEL_MAX: u8 = 4;
-/// The highest level a bot may be asked for, as the Royal Game of Ur's bot
-/// takes (1..99).
-pub const LEVEL_ASKED_MAX: u8 = 99;
+/// The top level of the ladder; a bot asked for a level above it (up to
+/// [`dice_core::LEVEL_ASKED_MAX`]) plays this one.
+pub const LEVEL_TOP: u8 = 4;
 /// Nodes a search may visit by default before it settles for a shallower
 /// answer.
-pub const BUDGET: u64 = 200_000;
+pub const BUDGET_DEFAULT: u64 = 200_000;
 /// The value of a won game (plus the depth left, so sooner wins score more).
 pub const WIN: i64 = 1_000_000;
 
@@ -35,12 +30,12 @@ pub const WIN: i64 = 1_000_000;
 /// use senet::{Bot, Game, Variant};
 ///
 /// let mut game = Game::seeded(Seed::new("bot example")?, Variant::KENDALL)?;
-/// let bot = Bot::new(3)?;
+/// let bot = Bot::new(Some(3), None)?;
 /// let mv = bot.choose(&game).unwrap();
 /// assert!(game.legal().contains(&mv));
 /// game.play(mv)?;
-/// assert_eq!(Bot::new(9)?.level(), 4, "above the top plays the top");
-/// assert_eq!(Bot::new(100).unwrap_err().code(), "level");
+/// assert_eq!(Bot::new(Some(9), None)?.level(), 4, "above the top plays the top");
+/// assert_eq!(Bot::new(Some(100), None).unwrap_err().code(), "level");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,44 +64,36 @@ pub struct Thought {
     pub nodes: u64,
 }
 
-/// A level outside 1..99.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("there is no bot level {0}; a level is 1 to 99, and above 4 plays 4")]
-pub struct BotLevelError(pub u8);
-
-impl BotLevelError {
-    /// The contract word: `level`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        "level"
+impl Default for Bot {
+    /// The top level, with the default budget.
+    fn default() -> Bot {
+        Bot {
+            level: LEVEL_TOP,
+            budget: BUDGET_DEFAULT,
+        }
     }
 }
 
 impl Bot {
-    /// A bot at a level 1..99 with the default budget; a level above the
-    /// top of the ladder ([`LEVEL_MAX`]) plays the top.
+    /// A bot at `level` (1..99; above the top of the ladder plays the top;
+    /// `None` is the top) with a node `budget` (1..2,000,000,000; `None` is
+    /// 200,000).
     ///
     /// # Errors
     ///
-    /// [`BotLevelError`] for level 0 or above 99.
-    pub fn new(level: u8) -> Result<Bot, BotLevelError> {
-        if (LEVEL_MIN..=LEVEL_ASKED_MAX).contains(&level) {
-            Ok(Bot {
-                level: level.min(LEVEL_MAX),
-                budget: BUDGET,
-            })
-        } else {
-            Err(BotLevelError(level))
-        }
+    /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
+    /// a budget of 0 or above 2,000,000,000.
+    pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
+        Ok(Bot {
+            level: bot_level(level, LEVEL_TOP)?,
+            budget: bot_budget(budget, BUDGET_DEFAULT)?,
+        })
     }
 
-    /// The same bot with another node budget (at least 1).
+    /// The node budget.
     #[must_use]
-    pub const fn with_budget(self, budget: u64) -> Bot {
-        Bot {
-            level: self.level,
-            budget: if budget == 0 { 1 } else { budget },
-        }
+    pub const fn budget(&self) -> u64 {
+        self.budget
     }
 
     /// The level it plays (1..4).

@@ -22,12 +22,9 @@ mod refusal;
 mod rules;
 mod seat;
 mod variant;
-mod walk;
 
-pub use bot::{
-    BUDGET, Bot, BotLevelError, LEVEL_ASKED_MAX, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate,
-};
-pub use dice_core::Chance;
+pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, WIN, evaluate};
+pub use dice_core::{BotError, Chance};
 pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
 pub use house::{HOUSES, House, ParseHouseError};
 pub use info::MoveInfo;
@@ -40,7 +37,6 @@ pub use seat::{ParseSeatError, Seat};
 pub use variant::{
     Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
 };
-pub use walk::walk;
 
 /// The version of what a game does: it goes up when a release changes a move
 /// allowed, refused or made from the same seed. The record does not carry it.

@@ -263,7 +263,7 @@ fn bots_answer_the_same_question_the_same_way() {
     use senet::Bot;
     let seed = Seed::new("bot determinism").unwrap();
     for level in 1..=4 {
-        let bot = Bot::new(level).unwrap();
+        let bot = Bot::new(Some(level), None).unwrap();
         let mut game = Game::seeded(seed.clone(), S).unwrap();
         for _ in 0..40 {
             if game.is_over() {
@@ -283,9 +283,8 @@ fn bots_answer_the_same_question_the_same_way() {
     }
     // a tiny budget still answers, from a shallower search
     let game = Game::seeded(seed, K).unwrap();
-    let t = Bot::new(4)
+    let t = Bot::new(Some(4), Some(1))
         .unwrap()
-        .with_budget(1)
         .think(game.variant(), game.position(), game.roll().unwrap())
         .unwrap();
     assert!(game.legal().contains(&t.mv));
@@ -294,19 +293,23 @@ fn bots_answer_the_same_question_the_same_way() {
 
 #[test]
 fn a_bot_above_the_top_plays_the_top() {
-    use senet::{Bot, LEVEL_MAX};
+    use senet::{Bot, LEVEL_TOP};
     let game = Game::seeded(Seed::new("above the top").unwrap(), S).unwrap();
-    let top = Bot::new(LEVEL_MAX).unwrap();
+    let top = Bot::new(Some(LEVEL_TOP), None).unwrap();
     for level in [5, 9, 99] {
-        let bot = Bot::new(level).unwrap();
-        assert_eq!(bot.level(), LEVEL_MAX);
+        let bot = Bot::new(Some(level), None).unwrap();
+        assert_eq!(bot.level(), LEVEL_TOP);
         assert_eq!(bot, top);
         let thought = bot
             .think(game.variant(), game.position(), game.roll().unwrap())
             .unwrap();
-        assert_eq!(thought.level, LEVEL_MAX);
+        assert_eq!(thought.level, LEVEL_TOP);
     }
     for level in [0, 100, 255] {
-        assert_eq!(Bot::new(level).unwrap_err().code(), "level", "{level}");
+        assert_eq!(
+            Bot::new(Some(level), None).unwrap_err().code(),
+            "level",
+            "{level}"
+        );
     }
 }

@@ -368,7 +368,7 @@ fn the_bound_throw() {
     assert!(after(&S, &p, 4, "26-30").1.again);
     // custom on26=again with water=reborn: an occupied target stops the
     // bound move, the turn is lost, and the piece stays bound
-    let v = S.with("water", "reborn").unwrap();
+    let v = S.with_field("water", "reborn").unwrap();
     let p = pos(&[26, 10], &[28, 1], L);
     assert!(legal(&v, &p, 2).is_empty());
     assert_eq!(refused(&v, &p, 2, "26-28"), "occupied");

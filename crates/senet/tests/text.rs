@@ -134,32 +134,32 @@ fn rule_sets() {
     );
     assert_eq!(S.with_pieces(Pieces::Seven).name(), None);
     for (text, code) in [
-        ("Kendall", "rules"),
-        ("", "rules"),
-        ("protect=all", "spelling"),
+        ("Kendall", "unknown_name"),
+        ("", "unknown_name"),
+        ("protect=all", "rules"),
         (
             "blockade=3 protect=all reach26=exact on26=none water=reborn off30=one pieces=5",
-            "spelling",
+            "rules",
         ),
         (
             "protect=all blockade=4 reach26=exact on26=none water=reborn off30=one pieces=5",
-            "value",
+            "bad_value",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=6",
-            "value",
+            "bad_value",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 colour=red",
-            "field",
+            "unknown_field",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 pieces=5",
-            "spelling",
+            "rules",
         ),
         (
             "protect=all  blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5",
-            "spelling",
+            "rules",
         ),
     ] {
         assert_eq!(
@@ -170,7 +170,7 @@ fn rule_sets() {
     }
     assert!(
         Variant::KENDALL
-            .with("pieces", "9")
+            .with_field("pieces", "9")
             .unwrap_err()
             .to_string()
             .contains("\"9\"")

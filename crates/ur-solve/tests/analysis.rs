@@ -88,7 +88,7 @@ fn analysis_refuses_another_rule_set() {
     assert_eq!(analyse_game(&sol, &game).unwrap_err().code(), "wrong_rules");
     let bot = PerfectBot::new(sol);
     assert_eq!(bot.choose(&game), None);
-    let wrong = Position::start(7);
+    let wrong = Position::start(&Variant::FINKEL, Side::Light);
     assert_eq!(bot.think(&wrong, 2).unwrap_err().code(), "inconsistent");
     let _ = Ur::start(&Variant::FINKEL, Side::Light);
 }
