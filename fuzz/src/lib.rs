@@ -101,6 +101,12 @@ pub fn record<R: Notation>(data: &[u8]) {
             return;
         }
     };
+    // Every position a replay reaches passes the game's whole-position
+    // checker (its `Position::check`).
+    assert!(
+        R::is_consistent(game.variant(), game.position()),
+        "a replayed game reached a position that cannot occur"
+    );
     let own = game.to_record();
     let own_text = own.to_string();
     let reread = Record::<R>::parse(&own_text)
@@ -165,8 +171,9 @@ pub fn ur_position(data: &[u8]) {
         let _ = position.is_consistent(pieces);
     }
     for variant in [royal_ur::Variant::FINKEL, royal_ur::Variant::MASTERS] {
-        if position.check(&variant).is_ok() {
-            assert!(position.is_consistent(variant.pieces()));
+        match position.check(&variant) {
+            Ok(()) => assert!(position.is_consistent(variant.pieces())),
+            Err(e) => assert!(!e.code().is_empty() && !e.to_string().is_empty()),
         }
     }
 }

@@ -2,17 +2,18 @@
 //! checked after every step.
 //!
 //! Game `i` of a run seeded with `S` is thrown from the seed `S:i` (as in
-//! self-play), and its moves are chosen by a xorshift generator seeded from
-//! the same bytes, so any failure is reproduced by its seed and index alone.
+//! self-play), and its moves are chosen by dice-core's `Xorshift` seeded
+//! from the same bytes, so any failure is reproduced by its seed and index alone.
 //!
 //! After every step (a move and the turns lost after it) the soak checks:
 //!
 //! * the game's own bookkeeping: the log has one entry a ply, the roll in
 //!   hand has a move, a finished game offers none and refuses a move;
-//! * the position: pieces conserved (Ur: hand + board + home; Senet: board +
-//!   home), no square held twice, homes never shrink, nobody on 27 under
-//!   `water=reborn` (kendall), the position text reads back to the same
-//!   position, the key is well formed and says what the board says;
+//! * the position, by the game's own whole-position checker
+//!   (`Position::check`: pieces conserved, no square held twice, nobody off
+//!   the board or off their route, nobody on 27 under `water=reborn`, the
+//!   key laid out as the board says, ...); homes never shrink; the position
+//!   text reads back to the same position;
 //! * undo, on every step: undo gives back the game before the move and
 //!   playing the same move again gives the game after it, compared by what a
 //!   caller sees (position, ply, throws, roll, faces, legal moves, log length
@@ -37,90 +38,18 @@ use crate::selfplay::game_seed;
 /// How many failures are printed one by one before they are only counted.
 const SHOWN_FAILURES: u64 = 20;
 
-/// What a game needs for the soak beyond [`Engine`]: its position invariants
-/// and a way to name an arbitrary, probably illegal, move.
+/// What a game needs for the soak beyond [`Engine`]: a way to name an
+/// arbitrary, probably illegal, move. Everything else the soak checks is
+/// generic: the position through the game's own whole-position checker
+/// ([`Engine::inconsistency`], its `Position::check`), its text through
+/// [`Engine::parse_position`].
 pub trait Soak: Engine {
-    /// Checks a position reached in play, `before` being the one before the
-    /// step (for what may only grow, such as homes).
-    ///
-    /// # Errors
-    ///
-    /// What is wrong, in words.
-    fn check_position(
-        variant: &Self::Variant,
-        position: &Self::Position,
-        before: &Self::Position,
-    ) -> Result<(), String>;
-
     /// Some well-formed move made from random bits (`None` only when the
     /// game cannot make one, which neither game does).
     fn any_move(bits: u64) -> Option<Self::Move>;
 }
 
 impl Soak for royal_ur::Ur {
-    fn check_position(
-        variant: &royal_ur::Variant,
-        p: &royal_ur::Position,
-        before: &royal_ur::Position,
-    ) -> Result<(), String> {
-        let pieces = variant.pieces();
-        for side in Side::ALL {
-            let total = p.hand(side) + p.on_board(side) + p.home(side);
-            if total != pieces {
-                return Err(format!(
-                    "{side} has {total} pieces (hand {} + board {} + home {}), not {pieces}",
-                    p.hand(side),
-                    p.on_board(side),
-                    p.home(side)
-                ));
-            }
-            if p.home(side) < before.home(side) {
-                return Err(format!("{side}'s home shrank"));
-            }
-            if p.board_mask(side) >> royal_ur::CELLS != 0 {
-                return Err(format!("{side} stands off the board"));
-            }
-        }
-        if p.board_mask(Side::Light) & p.board_mask(Side::Dark) != 0 {
-            return Err("two pieces on one square".to_owned());
-        }
-        if let Err(e) = p.check(variant) {
-            return Err(format!("the position cannot occur: {e}"));
-        }
-        let text = p.to_string();
-        match royal_ur::Position::parse(&text) {
-            Ok(back) if back == *p => {}
-            Ok(_) => return Err(format!("{text:?} reads back as another position")),
-            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
-        }
-        let key = p.key();
-        let shown = key.to_string();
-        if shown.len() != 12
-            || !shown
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        {
-            return Err(format!("key {shown:?} is not 12 lowercase hex digits"));
-        }
-        let bits = key.bits();
-        let mut want = 0u64;
-        for square in royal_ur::Square::ALL {
-            let code = match p.at(square) {
-                None => 0u64,
-                Some(Side::Light) => 1,
-                Some(Side::Dark) => 2,
-            };
-            want |= code << (2 * square.cell());
-        }
-        want |= u64::from(p.home(Side::Light)) << 40;
-        want |= u64::from(p.home(Side::Dark)) << 43;
-        want |= (p.side().index() as u64) << 46;
-        if bits != want {
-            return Err(format!("key {shown} is not the board's {want:012x}"));
-        }
-        Ok(())
-    }
-
     fn any_move(bits: u64) -> Option<royal_ur::Move> {
         use royal_ur::{Move, Place, Square};
         let place = |b: u64| match b % 22 {
@@ -139,78 +68,6 @@ impl Soak for royal_ur::Ur {
 }
 
 impl Soak for ::senet::Senet {
-    fn check_position(
-        variant: &::senet::Variant,
-        p: &::senet::Position,
-        before: &::senet::Position,
-    ) -> Result<(), String> {
-        let pieces = variant.piece_count();
-        let (light, dark) = (p.bits(Side::Light), p.bits(Side::Dark));
-        for side in Side::ALL {
-            let board = p.on_board(side);
-            let home = p.home(side, variant);
-            if board > pieces || board + home != pieces {
-                return Err(format!(
-                    "{side} has {board} on the board and {home} home, not {pieces}"
-                ));
-            }
-            if home < before.home(side, variant) {
-                return Err(format!("{side}'s home shrank"));
-            }
-            if p.bits(side) >> 30 != 0 {
-                return Err(format!("{side} stands off the board"));
-            }
-        }
-        if light & dark != 0 {
-            return Err("two pieces on one house".to_owned());
-        }
-        if variant.water == ::senet::Water::Reborn && (light | dark) & (1 << 26) != 0 {
-            return Err("a piece stands on 27 although the water sends it back".to_owned());
-        }
-        if !p.is_consistent(variant) {
-            let why = p.check(variant).err().map(|e| e.to_string());
-            return Err(format!(
-                "the position cannot occur: {}",
-                why.as_deref()
-                    .unwrap_or("two pieces on a house, or one off the board")
-            ));
-        }
-        let text = p.to_string();
-        match ::senet::Position::parse(&text, variant) {
-            Ok(back) if back == *p => {}
-            Ok(_) => return Err(format!("{text:?} reads back as another position")),
-            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
-        }
-        let key = p.key(variant);
-        let shown = key.to_string();
-        if shown.len() != 16
-            || !shown
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        {
-            return Err(format!("key {shown:?} is not 16 lowercase hex digits"));
-        }
-        let mut want = 0u64;
-        for house in 0..30u32 {
-            if light >> house & 1 != 0 {
-                want |= 1 << (2 * house);
-            }
-            if dark >> house & 1 != 0 {
-                want |= 2 << (2 * house);
-            }
-        }
-        if p.side() == Side::Dark {
-            want |= 1 << 60;
-        }
-        if p.bound(variant).is_some() {
-            want |= 1 << 61;
-        }
-        if key.bits() != want {
-            return Err(format!("key {shown} is not the board's {want:016x}"));
-        }
-        Ok(())
-    }
-
     fn any_move(bits: u64) -> Option<::senet::Move> {
         use ::senet::{House, Move, Place};
         let from = House::new((bits % 30) as u8 + 1)?;
@@ -416,7 +273,35 @@ fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), Strin
             game.ply()
         ));
     }
-    E::check_position(game.variant(), game.position(), before)
+    check_position::<E>(game.variant(), game.position(), before)
+}
+
+/// Checks a position reached in play, `before` being the one before the
+/// step: the game's whole-position checker, homes that never shrink, and
+/// the position's text reading back to it.
+///
+/// # Errors
+///
+/// What is wrong, in words.
+pub fn check_position<E: Engine>(
+    variant: &E::Variant,
+    position: &E::Position,
+    before: &E::Position,
+) -> Result<(), String> {
+    if let Some((code, why)) = E::inconsistency(variant, position) {
+        return Err(format!("the position cannot occur ({code}): {why}"));
+    }
+    for side in Side::ALL {
+        if E::home(variant, position, side) < E::home(variant, before, side) {
+            return Err(format!("{side}'s home shrank"));
+        }
+    }
+    let text = E::position_text(position);
+    match E::parse_position(&text, variant, "soak") {
+        Ok(back) if back == *position => Ok(()),
+        Ok(_) => Err(format!("{text:?} reads back as another position")),
+        Err(e) => Err(format!("{text:?} does not read back: {e}")),
+    }
 }
 
 /// Runs `games` soak games under one rule set, from game index `from`.
@@ -553,11 +438,13 @@ mod tests {
 
     #[test]
     fn a_broken_invariant_is_caught() {
-        let start = royal_ur::Position::start(&royal_ur::Variant::FINKEL, Side::Light);
+        let finkel = royal_ur::Variant::FINKEL;
+        let start = royal_ur::Position::start(&finkel, Side::Light);
         let short = start.with_hand(Side::Light, 6).unwrap();
-        let err =
-            <royal_ur::Ur as Soak>::check_position(&royal_ur::Variant::FINKEL, &short, &start)
-                .unwrap_err();
-        assert!(err.contains("pieces"), "{err}");
+        let err = check_position::<royal_ur::Ur>(&finkel, &short, &start).unwrap_err();
+        assert!(err.contains("(pieces)"), "{err}");
+        let home = royal_ur::Position::parse("4xx2/8/4xx2 l 6 1 7 0").unwrap();
+        let err = check_position::<royal_ur::Ur>(&finkel, &start, &home).unwrap_err();
+        assert_eq!(err, "light's home shrank");
     }
 }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use dice_core::{Side, Status};
 
 use crate::key::spread;
-use crate::{Key, Route, Square, Variant};
+use crate::{CELLS, Key, Route, Square, Variant};
 
 /// The most pieces a hand or home can hold in a position string (one digit).
 const COUNT_MAX: u8 = 7;
@@ -152,6 +152,18 @@ impl PositionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum Inconsistency {
+    /// Two pieces stand on one square.
+    #[error("two pieces stand on {square}")]
+    Shared {
+        /// The square.
+        square: Square,
+    },
+    /// A piece stands on a cell past the twenty squares.
+    #[error("a {side} piece stands off the board")]
+    OffBoard {
+        /// The side.
+        side: Side,
+    },
     /// A side does not have the rule set's pieces in hand, on the board and
     /// home together.
     #[error(
@@ -182,17 +194,36 @@ pub enum Inconsistency {
     /// the first side has).
     #[error("both sides have every piece home, but the game ends when the first side has")]
     BothHome,
+    /// The key does not pack the position as spec §6 lays it out (see
+    /// [`Key`]): the board square by square, the homes and the side to move.
+    #[error("the key {key} is not the position's {laid_out:012x}")]
+    Key {
+        /// The key the position gives.
+        key: Key,
+        /// The bits the layout gives.
+        laid_out: u64,
+    },
 }
 
 impl Inconsistency {
-    /// The contract word: `pieces`, `route` or `both_home`.
+    /// The contract word: `shared`, `off_board`, `pieces`, `route`,
+    /// `both_home` or `key`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            Inconsistency::Shared { .. } => "shared",
+            Inconsistency::OffBoard { .. } => "off_board",
             Inconsistency::Pieces { .. } => "pieces",
             Inconsistency::Route { .. } => "route",
             Inconsistency::BothHome => "both_home",
+            Inconsistency::Key { .. } => "key",
         }
+    }
+}
+
+impl dice_core::Coded for Inconsistency {
+    fn code(&self) -> &'static str {
+        Inconsistency::code(self)
     }
 }
 
@@ -416,10 +447,14 @@ impl Position {
             && self.hands[1] as u32 + self.homes[1] as u32 + self.boards[1].count_ones() == p
     }
 
-    /// Whether the position can occur in a game under `variant`: each side
-    /// has the rule set's pieces (hand, board and home together; the
-    /// reference's [`Position::is_consistent`]), every piece stands on its
-    /// own route, and no more than one side has every piece home.
+    /// Whether the position can occur in a game under `variant`, checked
+    /// whole: no square holds two pieces and none stands off the board;
+    /// each side has the rule set's pieces (hand, board and home together;
+    /// the reference's [`Position::is_consistent`]); every piece stands on
+    /// its own route; no more than one side has every piece home; and the
+    /// key packs the position as spec §6 lays it out. The rules
+    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// and `race soak` all ask it.
     ///
     /// ```
     /// use dice_core::Side;
@@ -444,6 +479,16 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        if let Some(square) =
+            Square::from_cell((self.boards[0] & self.boards[1]).trailing_zeros() as usize)
+        {
+            return Err(Inconsistency::Shared { square });
+        }
+        for side in Side::ALL {
+            if self.board_mask(side) >> CELLS != 0 {
+                return Err(Inconsistency::OffBoard { side });
+            }
+        }
         let pieces = variant.pieces();
         for side in Side::ALL {
             let (hand, board, home) = (self.hand(side), self.on_board(side), self.home(side));
@@ -469,7 +514,30 @@ impl Position {
         if self.home(Side::Light) >= pieces && self.home(Side::Dark) >= pieces {
             return Err(Inconsistency::BothHome);
         }
+        let key = self.key();
+        let laid_out = self.key_laid_out();
+        if key.bits() != laid_out {
+            return Err(Inconsistency::Key { key, laid_out });
+        }
         Ok(())
+    }
+
+    /// The key as spec §6 lays it out, read square by square: two bits a
+    /// cell (1 light, 2 dark), light's home at bit 40, dark's at 43, the
+    /// side to move at 46. [`Position::key`] packs the same bits with masks.
+    fn key_laid_out(&self) -> u64 {
+        let mut bits = 0u64;
+        for square in Square::ALL {
+            let code = match self.at(square) {
+                None => 0,
+                Some(Side::Light) => 1u64,
+                Some(Side::Dark) => 2,
+            };
+            bits |= code << (2 * square.cell());
+        }
+        bits | u64::from(self.home(Side::Light)) << 40
+            | u64::from(self.home(Side::Dark)) << 43
+            | (self.side.index() as u64) << 46
     }
 
     /// The 47-bit key (see [`Key`]).
@@ -708,6 +776,41 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(code(text), want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn the_key_as_laid_out_is_the_spec_s() {
+        for (text, key) in [
+            ("4xx2/8/4xx2 d 7 0 7 0", 0x4000_0000_0000),
+            ("4xx2/8/4xx2 l 0 7 7 0", 0x0700_0000_0000),
+            ("4xx2/8/4xx2 l 7 0 0 7", 0x3800_0000_0000),
+            ("4xx1d/8/l3xx2 l 6 0 6 0", (2u64 << 38) | 1),
+        ] {
+            let p = Position::parse(text).unwrap();
+            assert_eq!(p.key_laid_out(), key, "{text}");
+            assert_eq!(p.key().bits(), key, "{text}");
+        }
+    }
+
+    #[test]
+    fn check_finds_two_pieces_on_a_square_and_pieces_off_the_board() {
+        let start = Position::start(&Variant::FINKEL, Side::Light);
+        let a2 = Square::from_cell(6).unwrap();
+        let mut two = start.with_piece(a2, Some(Side::Light));
+        two.boards[1] |= 1 << a2.cell();
+        two.hands = [6, 6];
+        assert_eq!(
+            two.check(&Variant::FINKEL),
+            Err(Inconsistency::Shared { square: a2 })
+        );
+        let mut off = start;
+        off.boards[1] |= 1 << 25;
+        off.hands[1] = 6;
+        assert_eq!(
+            off.check(&Variant::FINKEL),
+            Err(Inconsistency::OffBoard { side: Side::Dark })
+        );
+        assert_eq!(off.check(&Variant::FINKEL).unwrap_err().code(), "off_board");
     }
 
     #[test]

@@ -271,20 +271,21 @@ impl Position {
             .then_some(House::HAPPINESS)
     }
 
-    /// Whether the position could arise in play under these rules: no two
-    /// pieces on a house, none off the thirty, and [`Position::check`].
+    /// Whether the position could arise in play under these rules
+    /// ([`Position::check`] finds nothing).
     #[must_use]
     pub fn is_consistent(&self, variant: &Variant) -> bool {
-        let all = self.boards[0] | self.boards[1];
-        self.boards[0] & self.boards[1] == 0
-            && all & !BOARD_MASK == 0
-            && self.check(variant).is_ok()
+        self.check(variant).is_ok()
     }
 
-    /// Whether the position can occur in a game under `variant`: no more
-    /// pieces a side than the rules have, nobody in the water under
-    /// `water=reborn`, at most one side with every piece home, and under
-    /// `on26=again` nobody but the side to move on 26.
+    /// Whether the position can occur in a game under `variant`, checked
+    /// whole: no house holds two pieces and none stands off the thirty; no
+    /// more pieces a side than the rules have; nobody in the water under
+    /// `water=reborn`; at most one side with every piece home; under
+    /// `on26=again` nobody but the side to move on 26; and the key packs
+    /// the position as spec §6 lays it out. The rules
+    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// and `race soak` all ask it.
     ///
     /// ```
     /// use dice_core::Side;
@@ -300,6 +301,15 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        let shared = self.boards[0] & self.boards[1] & BOARD_MASK;
+        if let Some(house) = House::new(shared.trailing_zeros() as u8 + 1) {
+            return Err(Inconsistency::Shared { house });
+        }
+        for side in Side::ALL {
+            if self.bits(side) & !BOARD_MASK != 0 {
+                return Err(Inconsistency::OffBoard { side });
+            }
+        }
         let pieces = variant.piece_count();
         for side in Side::ALL {
             let count = self.on_board(side);
@@ -324,7 +334,29 @@ impl Position {
                 side: self.side.other(),
             });
         }
+        let key = self.key(variant);
+        let laid_out = self.key_laid_out(variant);
+        if key.bits() != laid_out {
+            return Err(Inconsistency::Key { key, laid_out });
+        }
         Ok(())
+    }
+
+    /// The key as spec §6 lays it out, read house by house: two bits a
+    /// house (1 light, 2 dark), the side to move at bit 60 and a bound throw
+    /// at bit 61. [`Position::key`] packs the same bits from the boards.
+    fn key_laid_out(&self, variant: &Variant) -> u64 {
+        let mut bits = 0u64;
+        for house in House::ALL {
+            let code = match self.at(house) {
+                None => 0,
+                Some(Side::Light) => 1u64,
+                Some(Side::Dark) => 2,
+            };
+            bits |= code << (2 * (house.number() - 1));
+        }
+        bits | u64::from(self.side == Side::Dark) << 60
+            | u64::from(self.bound(variant).is_some()) << 61
     }
 
     /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit
@@ -389,6 +421,18 @@ impl<'de> Deserialize<'de> for Position {
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Inconsistency {
+    /// Two pieces stand on one house.
+    #[error("two pieces stand on house {house}")]
+    Shared {
+        /// The house.
+        house: House,
+    },
+    /// A piece stands past the thirty houses.
+    #[error("a {side} piece stands off the board")]
+    OffBoard {
+        /// The side.
+        side: Side,
+    },
     /// A side has more pieces on the board than the rules give it.
     #[error("{side} has {count} pieces on the board, but the rules give each side {pieces}")]
     Pieces {
@@ -420,18 +464,38 @@ pub enum Inconsistency {
         /// The side on 26.
         side: Side,
     },
+    /// The key does not pack the position as spec §6 lays it out (see
+    /// [`Key`]): the board house by house, the side to move and a bound
+    /// throw.
+    #[error("the key {key} is not the position's {laid_out:016x}")]
+    Key {
+        /// The key the position gives.
+        key: Key,
+        /// The bits the layout gives.
+        laid_out: u64,
+    },
 }
 
 impl Inconsistency {
-    /// The contract word: `pieces`, `water`, `both_home` or `on26`.
+    /// The contract word: `shared`, `off_board`, `pieces`, `water`,
+    /// `both_home`, `on26` or `key`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            Inconsistency::Shared { .. } => "shared",
+            Inconsistency::OffBoard { .. } => "off_board",
             Inconsistency::Pieces { .. } => "pieces",
             Inconsistency::Water { .. } => "water",
             Inconsistency::BothHome => "both_home",
             Inconsistency::On26 { .. } => "on26",
+            Inconsistency::Key { .. } => "key",
         }
+    }
+}
+
+impl dice_core::Coded for Inconsistency {
+    fn code(&self) -> &'static str {
+        Inconsistency::code(self)
     }
 }
 
@@ -494,5 +558,46 @@ impl PositionError {
     #[must_use]
     pub const fn code(&self) -> &'static str {
         self.kind.code()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_as_laid_out_is_the_spec_s() {
+        let start = Position::start(&Variant::KENDALL, Side::Light);
+        assert_eq!(start.key_laid_out(&Variant::KENDALL), 0x66666);
+        let bound =
+            Position::parse("d........./........../.....l.... l", &Variant::SKYRUK).unwrap();
+        let want = (1u64 << 61) | (1 << 50) | 2;
+        assert_eq!(bound.key_laid_out(&Variant::SKYRUK), want);
+        assert_eq!(bound.key(&Variant::SKYRUK).bits(), want);
+        let dark = bound.with_side(Side::Dark);
+        assert_eq!(
+            dark.key_laid_out(&Variant::KENDALL),
+            (1 << 60) | (1 << 50) | 2
+        );
+    }
+
+    #[test]
+    fn check_finds_two_pieces_on_a_house_and_pieces_off_the_board() {
+        let start = Position::start(&Variant::KENDALL, Side::Light);
+        let mut two = start;
+        two.boards[1] |= House::new(2).unwrap().bit();
+        assert_eq!(
+            two.check(&Variant::KENDALL),
+            Err(Inconsistency::Shared {
+                house: House::new(2).unwrap()
+            })
+        );
+        let mut off = start;
+        off.boards[0] |= 1 << 30;
+        assert_eq!(
+            off.check(&Variant::KENDALL),
+            Err(Inconsistency::OffBoard { side: Side::Light })
+        );
+        assert!(!off.is_consistent(&Variant::KENDALL));
     }
 }
