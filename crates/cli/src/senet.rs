@@ -324,15 +324,25 @@ impl Engine for Senet {
         bot.choose(game)
     }
 
-    /// The fields of Senet's thought: `move level index depth value nodes`.
+    /// The fields of Senet's thought: `move level index depth value nodes`,
+    /// the value 0 when the bot did not search.
     fn think(
         bot: &Bot,
         variant: &Variant,
         position: &Position,
         roll: u8,
     ) -> Option<Map<String, Value>> {
-        match serde_json::to_value(bot.think(variant, position, roll)?) {
-            Ok(Value::Object(map)) => Some(map),
+        let t = bot.think(variant, position, roll)?;
+        let fields = json!({
+            "move": t.mv.to_string(),
+            "level": t.level,
+            "index": t.index,
+            "depth": t.depth,
+            "value": t.value.unwrap_or(0),
+            "nodes": t.nodes,
+        });
+        match fields {
+            Value::Object(map) => Some(map),
             _ => None,
         }
     }

@@ -20,6 +20,7 @@ mod record;
 mod replay;
 mod rules;
 mod rules_text;
+mod search;
 mod seed;
 mod side;
 pub mod toy;
@@ -36,6 +37,7 @@ pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, 
 pub use replay::{MismatchKind, ReplayError};
 pub use rules::{Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, successors, walk};
 pub use rules_text::{ReadRules, RulesText, RulesTextError, read_rules, read_rules_text};
+pub use search::{Cutoff, DEPTH_MAX, SearchInfo, SearchOptions, Thought, Tie, WIN, search};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};
 pub use xorshift::Xorshift;

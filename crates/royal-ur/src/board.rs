@@ -9,6 +9,19 @@ use crate::{Key, Move, MoveInfo, Position, ROLL_MAX, Refusal, Variant};
 /// (move generation, captures, rosette extra turns, the win and the
 /// 15,000-ply cap) and nothing else: no log, no record, no resignation.
 ///
+/// # Why it is not a [`Game`](crate::Game)
+///
+/// A game throws its own dice (or reads a script of them), loses a turn by
+/// itself when a roll allows no move, and undoes back to the last move
+/// choice, the turns lost after it included. The reference's Rules class
+/// does none of that: the caller names every roll, loses a turn by calling
+/// [`Board::forfeit`], and takes back one ply at a time with
+/// [`Board::undo`], a lost turn as much as a move. So a board keeps its own
+/// stack of positions (each a small `Copy` value; there is no log and no
+/// dice to rewind), and shares everything else with the game: the rules are
+/// [`Position`]'s, and the ply cap and the result are dice-core's
+/// ([`Status::at_ply`], [`Status::ending`]).
+///
 /// Names mapped from the reference's Rules class: `rules` is
 /// [`Board::variant`], `board` (an engine clone) is [`Board::position`],
 /// `how`/`winner`/`status`/`is_over` are [`Board::how`], [`Board::winner`],

@@ -1,19 +1,19 @@
-//! The bot ladder: greedy play, an integer evaluation, and a budgeted
-//! iterative-deepening expectiminimax, all as the reference computes them.
+//! The bot ladder: greedy play, an integer evaluation, and the shared
+//! budgeted iterative-deepening expectiminimax, all as the reference
+//! computes them.
 
-use dice_core::{BotError, MoveList, Side, Status, bot_budget, bot_level};
+use dice_core::{BotError, Cutoff, SearchInfo, SearchOptions, Side, Tie, bot_budget, bot_level};
 use serde::Serialize;
 
-use crate::{Move, Position, Route, Variant};
+use crate::{Move, Position, Route, Ur, Variant};
 
-/// The value of a won position before the remaining depth is added.
-pub const WIN: i64 = 1_000_000;
-/// The deepest search level.
-pub const DEPTH_MAX: u32 = 32;
 /// The bot's default node budget.
 pub const BUDGET_DEFAULT: u64 = 1_000_000;
 /// The top level of both ladders.
 pub const LEVEL_TOP: u8 = 4;
+
+/// What the bot thinks: dice-core's thought about a Royal Game of Ur move.
+pub type Thought = dice_core::Thought<Move>;
 
 /// The weights of [`evaluate`], in sixteenths of a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -195,89 +195,12 @@ fn exposure(position: &Position, side: Side, variant: &Variant) -> i64 {
     sum
 }
 
-/// What a search found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct SearchInfo {
-    /// The chosen move's index in the legal moves, `None` when there is no
-    /// move (or the game is over).
-    pub index: Option<usize>,
-    /// Nodes visited, over all levels.
-    pub nodes: u64,
-    /// The deepest level that finished.
-    pub depth: u32,
-    /// The chosen move's value at that level.
-    pub value: i64,
-    /// Whether a level was cut short by the budget and thrown away.
-    pub stopped: bool,
-}
-
-struct Searcher<'a> {
-    variant: &'a Variant,
-    weights: &'a Weights,
-    root: Side,
-    nodes: u64,
-    budget: u64,
-    bounded: bool,
-    stopped: bool,
-}
-
-impl Searcher<'_> {
-    fn value(&mut self, pos: &Position, d: i64) -> i64 {
-        if self.bounded && self.nodes >= self.budget {
-            self.stopped = true;
-            return 0;
-        }
-        self.nodes += 1;
-        match pos.status(self.variant) {
-            Status::Won(w) => return if w == self.root { WIN + d } else { -(WIN + d) },
-            Status::Drawn => return 0,
-            Status::Ongoing => {}
-        }
-        if d <= 0 {
-            return evaluate(self.variant, pos, self.root, self.weights);
-        }
-        let mut sum = 0i64;
-        let mut denominator = 1i64;
-        for chance in self.variant.chances() {
-            sum += i64::from(chance.weight) * self.best(pos, chance.roll, d);
-            denominator = i64::from(chance.denominator);
-        }
-        sum / denominator
-    }
-
-    fn best(&mut self, pos: &Position, roll: u8, d: i64) -> i64 {
-        let mut moves = MoveList::<Move>::new();
-        pos.legal_into(self.variant, roll, &mut moves);
-        if moves.is_empty() {
-            return self.value(&pos.forfeit(), d - 1);
-        }
-        let maximize = pos.side() == self.root;
-        let mut best = None;
-        for &mv in moves.iter() {
-            let Some((next, _)) = pos.apply_unchecked(mv) else {
-                continue;
-            };
-            let v = self.value(&next, d - 1);
-            best = Some(match best {
-                None => v,
-                Some(b) if (maximize && v > b) || (!maximize && v < b) => v,
-                Some(b) => b,
-            });
-        }
-        best.unwrap_or(0)
-    }
-}
-
-/// Expectiminimax for the side to move, which has rolled `roll`.
-///
-/// Iterative deepening over levels 1..=`depth` (0 means 32, and 32 is the
-/// most): level 1 never stops on the budget; a deeper level stops once
-/// `budget` nodes have been visited, and is then thrown away. At the root a
-/// later move replaces the best on a tie, so ties go to the highest index.
-/// A chance node trunc-divides the weighted sum of its rolls' best values by
-/// the denominator; a side to move maximizes when it is the root's side and
-/// minimizes otherwise, the first move setting the value and later ones
-/// replacing it only when strictly better.
+/// The reference's expectiminimax (spec §17) for the side to move, which
+/// has rolled `roll`: dice-core's [`search`](dice_core::search) with the
+/// reference's choices (a node past the budget is not visited and scores 0;
+/// ties go to the highest index), to `depth` (0 means 32, and 32 is the
+/// most) within `budget` nodes, scoring positions with [`evaluate`] and
+/// `weights`.
 ///
 /// The same question always gets the same answer.
 #[must_use]
@@ -289,79 +212,15 @@ pub fn search(
     budget: u64,
     weights: &Weights,
 ) -> SearchInfo {
-    let mut info = SearchInfo {
-        index: None,
-        nodes: 0,
-        depth: 0,
-        value: 0,
-        stopped: false,
-    };
-    let moves = position.legal(variant, roll);
-    if moves.is_empty() {
-        return info;
-    }
-    let top = if depth == 0 {
-        DEPTH_MAX
-    } else {
-        depth.min(DEPTH_MAX)
-    };
-    let mut s = Searcher {
-        variant,
-        weights,
-        root: position.side(),
-        nodes: 0,
+    let options = SearchOptions {
+        depth,
         budget,
-        bounded: false,
-        stopped: false,
+        cutoff: Cutoff::Skip,
+        tie: Tie::Last,
     };
-    for level in 1..=top {
-        s.bounded = level > 1;
-        s.stopped = false;
-        let mut chosen = 0;
-        let mut best = 0i64;
-        for (k, &mv) in moves.iter().enumerate() {
-            let Some((next, _)) = position.apply_unchecked(mv) else {
-                continue;
-            };
-            let v = s.value(&next, i64::from(level) - 1);
-            if k == 0 || v >= best {
-                chosen = k;
-                best = v;
-            }
-        }
-        if s.stopped {
-            info.stopped = true;
-            break;
-        }
-        info.index = Some(chosen);
-        info.depth = level;
-        info.value = best;
-        if (level == 1 && moves.len() == 1) || s.nodes >= budget {
-            break;
-        }
-    }
-    info.nodes = s.nodes;
-    info
-}
-
-/// A bot's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Thought {
-    /// The move to play.
-    #[serde(rename = "move")]
-    pub mv: Move,
-    /// The bot's level on its ladder (1..4).
-    pub level: u8,
-    /// The move's index among the legal moves.
-    pub index: usize,
-    /// The deepest level that finished (0 for greedy).
-    pub depth: u32,
-    /// The move's value (`None` for greedy).
-    pub value: Option<i64>,
-    /// Nodes visited (0 for greedy).
-    pub nodes: u64,
-    /// Whether a level was cut short by the budget.
-    pub stopped: bool,
+    dice_core::search::<Ur>(variant, position, roll, options, |p, side| {
+        evaluate(variant, p, side, weights)
+    })
 }
 
 /// A player on the ladder of spec §17: level 1 is greedy, levels 2..4 search
@@ -427,32 +286,11 @@ impl Bot {
     #[must_use]
     pub fn think(&self, variant: &Variant, position: &Position, roll: u8) -> Option<Thought> {
         let moves = position.legal(variant, roll);
-        let level = self.level();
-        match rung(level, variant.route()).ok()? {
-            Rung::Greedy => {
-                let index = greedy(position, &moves)?;
-                Some(Thought {
-                    mv: *moves.get(index)?,
-                    level,
-                    index,
-                    depth: 0,
-                    value: None,
-                    nodes: 0,
-                    stopped: false,
-                })
-            }
+        match rung(self.level, variant.route()).ok()? {
+            Rung::Greedy => Thought::unsearched(&moves, self.level, greedy(position, &moves)?),
             Rung::Search { depth, weights } => {
                 let info = search(variant, position, roll, depth, self.budget, &weights);
-                let index = info.index?;
-                Some(Thought {
-                    mv: *moves.get(index)?,
-                    level,
-                    index,
-                    depth: info.depth,
-                    value: Some(info.value),
-                    nodes: info.nodes,
-                    stopped: info.stopped,
-                })
+                Thought::searched(&moves, self.level, &info)
             }
         }
     }

@@ -28,11 +28,10 @@ mod variant;
 
 pub use board::{ApplyError, Board, NewBoardError};
 pub use bot::{
-    BUDGET_DEFAULT, Bot, DEPTH_MAX, LEVEL_TOP, Rung, SearchInfo, Thought, WIN, Weights, evaluate,
-    greedy, rung, search,
+    BUDGET_DEFAULT, Bot, LEVEL_TOP, Rung, Thought, Weights, evaluate, greedy, rung, search,
 };
 pub use count::count_positions;
-pub use dice_core::{BotError, Chance};
+pub use dice_core::{BotError, Chance, SearchInfo};
 pub use flags::Flags;
 pub use game::{
     Game, GameExt, NewFromPositionError, display_entry, display_forfeit, display_move,

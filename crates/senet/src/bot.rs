@@ -1,11 +1,10 @@
-//! The bot ladder: a rule of thumb, then expectimax over the sticks' chances.
+//! The bot ladder: a rule of thumb, then the shared expectiminimax over the
+//! sticks' chances.
 
-use dice_core::{BotError, MoveList, Rules, Side, Status, bot_budget, bot_level};
-use serde::Serialize;
+use dice_core::{BotError, Cutoff, SearchOptions, Side, Tie, bot_budget, bot_level, search};
 
 use crate::position::protected_mask;
-use crate::rules::{generate, make};
-use crate::{CHANCES, Game, Move, MoveInfo, Place, Position, Senet, Variant};
+use crate::{Game, Move, MoveInfo, Place, Position, Senet, Variant};
 
 /// The top level of the ladder; a bot asked for a level above it (up to
 /// [`dice_core::LEVEL_ASKED_MAX`]) plays this one.
@@ -13,15 +12,15 @@ pub const LEVEL_TOP: u8 = 4;
 /// Nodes a search may visit by default before it settles for a shallower
 /// answer.
 pub const BUDGET_DEFAULT: u64 = 200_000;
-/// The value of a won game (plus the depth left, so sooner wins score more).
-pub const WIN: i64 = 1_000_000;
 
 /// A player for either side at one level of the ladder.
 ///
 /// * level 1: a rule of thumb on the throw in hand (bear off, else swap the
 ///   enemy piece furthest along, else move the piece furthest along);
-/// * levels 2, 3, 4: expectimax over the chances of the sticks looking 1, 2
-///   and 3 throws ahead, within a node budget.
+/// * levels 2, 3, 4: dice-core's expectiminimax over the chances of the
+///   sticks, looking 1, 2 and 3 throws ahead within a node budget; a node
+///   past the budget is scored by [`evaluate`] instead of looking further,
+///   and ties go to the first move.
 ///
 /// The same question always gets the same answer: no randomness, no clock.
 ///
@@ -44,25 +43,9 @@ pub struct Bot {
     budget: u64,
 }
 
-/// What a bot thought: the move, the level that chose it, its index among
-/// the legal moves, how deep the search finished, its value for the mover
-/// (in sixteenths of a house) and the nodes visited.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Thought {
-    /// The move chosen.
-    #[serde(rename = "move")]
-    pub mv: Move,
-    /// The level of the ladder that chose it (1..4).
-    pub level: u8,
-    /// Its index in the legal moves.
-    pub index: usize,
-    /// Throws looked ahead by the deepest finished search (0 for level 1).
-    pub depth: u8,
-    /// The chosen move's value for the side to move (0 for level 1).
-    pub value: i64,
-    /// Positions visited.
-    pub nodes: u64,
-}
+/// What the bot thinks: dice-core's thought about a Senet move. Its value
+/// is in sixteenths of a house, for the side to move.
+pub type Thought = dice_core::Thought<Move>;
 
 impl Default for Bot {
     /// The top level, with the default budget.
@@ -119,69 +102,24 @@ impl Bot {
     /// `None` when the roll allows no move.
     #[must_use]
     pub fn think(&self, variant: &Variant, position: &Position, roll: u8) -> Option<Thought> {
-        let mut moves = MoveList::new();
-        generate(variant, position, roll, &mut moves);
-        if moves.is_empty() {
-            return None;
+        let moves = position.legal(variant, roll);
+        if self.level == 1 {
+            let index = thumb(position.move_infos(variant, roll));
+            return Thought::unsearched(&moves, self.level, index);
         }
-        if self.level == 1 || moves.len() == 1 {
-            let index = if self.level == 1 {
-                thumb(position.move_infos(variant, roll))
-            } else {
-                0
-            };
-            return moves.get(index).map(|&mv| Thought {
-                mv,
-                level: self.level,
-                index,
-                depth: 0,
-                value: 0,
-                nodes: 0,
-            });
+        if moves.len() == 1 {
+            return Thought::unsearched(&moves, self.level, 0);
         }
-        let root = position.side();
-        let mut search = Search {
-            variant: *variant,
-            root,
-            nodes: 0,
+        let options = SearchOptions {
+            depth: u32::from(self.depth()),
             budget: self.budget,
-            stopped: false,
+            cutoff: Cutoff::Evaluate,
+            tie: Tie::First,
         };
-        let mut chosen: Option<Thought> = None;
-        for depth in 1..=self.depth() {
-            let mut best: Option<(usize, i64)> = None;
-            for (i, &mv) in moves.iter().enumerate() {
-                let (next, _) = make(variant, position, roll, mv);
-                let v = search.value(&next, depth - 1);
-                if best.is_none_or(|(_, b)| v > b) {
-                    best = Some((i, v));
-                }
-            }
-            // a search cut short by the budget is not trusted (depth 1 always finishes)
-            if search.stopped && depth > 1 {
-                break;
-            }
-            if let Some((index, value)) = best
-                && let Some(&mv) = moves.get(index)
-            {
-                chosen = Some(Thought {
-                    mv,
-                    level: self.level,
-                    index,
-                    depth,
-                    value,
-                    nodes: search.nodes,
-                });
-            }
-            search.stopped = false;
-            if search.nodes >= search.budget {
-                break;
-            }
-        }
-        chosen.map(|t| Thought {
-            nodes: search.nodes,
-            ..t
-        })
+        let info = search::<Senet>(variant, position, roll, options, |p, side| {
+            evaluate(variant, p, side)
+        });
+        Thought::searched(&moves, self.level, &info)
     }
 }
 
@@ -205,63 +143,6 @@ fn thumb(moves: impl Iterator<Item = MoveInfo>) -> usize {
         }
     }
     best
-}
-
-struct Search {
-    variant: Variant,
-    root: Side,
-    nodes: u64,
-    budget: u64,
-    stopped: bool,
-}
-
-impl Search {
-    /// The expected value of a position before its throw, `depth` throws deep.
-    fn value(&mut self, position: &Position, depth: u8) -> i64 {
-        self.nodes += 1;
-        match Senet::status(&self.variant, position) {
-            Status::Won(side) => {
-                let v = WIN + i64::from(depth);
-                return if side == self.root { v } else { -v };
-            }
-            Status::Drawn => return 0,
-            _ => {}
-        }
-        if depth == 0 {
-            return evaluate(&self.variant, position, self.root);
-        }
-        if self.nodes >= self.budget {
-            self.stopped = true;
-            return evaluate(&self.variant, position, self.root);
-        }
-        let mut total = 0i64;
-        for chance in CHANCES {
-            total += i64::from(chance.weight) * self.best(position, chance.roll, depth);
-        }
-        total / 16
-    }
-
-    /// The value of a position with `roll` in hand: the mover's best move.
-    fn best(&mut self, position: &Position, roll: u8, depth: u8) -> i64 {
-        let mut moves = MoveList::new();
-        generate(&self.variant, position, roll, &mut moves);
-        if moves.is_empty() {
-            let (next, _) = Senet::forfeit(&self.variant, position, roll);
-            return self.value(&next, depth - 1);
-        }
-        let maximise = position.side() == self.root;
-        let mut best: Option<i64> = None;
-        for &mv in moves.iter() {
-            let (next, _) = make(&self.variant, position, roll, mv);
-            let v = self.value(&next, depth - 1);
-            best = Some(match best {
-                None => v,
-                Some(b) if maximise => b.max(v),
-                Some(b) => b.min(v),
-            });
-        }
-        best.unwrap_or(0)
-    }
 }
 
 /// A position's worth for `side`, in sixteenths of a house: progress along

@@ -23,7 +23,7 @@ mod rules;
 mod seat;
 mod variant;
 
-pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, WIN, evaluate};
+pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, evaluate};
 pub use dice_core::{BotError, Chance};
 pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
 pub use house::{HOUSES, House, ParseHouseError};
