@@ -62,8 +62,24 @@ pub trait Engine: Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> 
     /// A legal move as JSON for `race moves --json`.
     fn move_json(info: &Self::MoveInfo) -> Value;
 
-    /// A legal move as a line of the numbered list offered to a player.
-    fn move_label(info: &Self::MoveInfo) -> String;
+    /// The move a [`Engine::MoveInfo`] is about.
+    fn move_of(info: &Self::MoveInfo) -> Self::Move;
+
+    /// What a legal move does, in a few words each (`captures`, `swaps`,
+    /// `throws again`), for the list offered to a player.
+    fn move_notes(info: &Self::MoveInfo) -> Vec<String>;
+
+    /// A legal move as a line of the numbered list offered to a player: the
+    /// move, then its notes.
+    fn move_label(info: &Self::MoveInfo) -> String {
+        let mv = Self::move_of(info).to_string();
+        let notes = Self::move_notes(info);
+        if notes.is_empty() {
+            mv
+        } else {
+            format!("{mv:<8} {}", notes.join(", "))
+        }
+    }
 
     /// A log entry in display form (`3: a2-d2x*`, `5: 12-17`, `0: -`).
     fn entry_label(entry: &LogEntry<Self>) -> String;

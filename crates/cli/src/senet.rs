@@ -113,7 +113,11 @@ impl Engine for Senet {
         })
     }
 
-    fn move_label(info: &MoveInfo) -> String {
+    fn move_of(info: &MoveInfo) -> Move {
+        info.mv()
+    }
+
+    fn move_notes(info: &MoveInfo) -> Vec<String> {
         let mut notes = Vec::new();
         if info.is_backward() {
             notes.push("backward".to_owned());
@@ -129,12 +133,7 @@ impl Engine for Senet {
         if info.again() {
             notes.push("throws again".to_owned());
         }
-        let mv = info.mv().to_string();
-        if notes.is_empty() {
-            mv
-        } else {
-            format!("{mv:<8} {}", notes.join(", "))
-        }
+        notes
     }
 
     fn entry_label(entry: &LogEntry<Senet>) -> String {

@@ -120,26 +120,21 @@ impl Engine for Ur {
         })
     }
 
-    fn move_label(info: &MoveInfo) -> String {
-        let mut notes = Vec::new();
-        if info.captures() {
-            notes.push("captures");
-        }
-        if info.rosette() {
-            notes.push("rosette, throws again");
-        }
-        if info.home() {
-            notes.push("home");
-        }
-        if info.from() == Place::Hand {
-            notes.push("enters");
-        }
-        let mv = info.mv().to_string();
-        if notes.is_empty() {
-            mv
-        } else {
-            format!("{mv:<8} {}", notes.join(", "))
-        }
+    fn move_of(info: &MoveInfo) -> royal_ur::Move {
+        info.mv()
+    }
+
+    fn move_notes(info: &MoveInfo) -> Vec<String> {
+        [
+            (info.captures(), "captures"),
+            (info.rosette(), "rosette, throws again"),
+            (info.home(), "home"),
+            (info.from() == Place::Hand, "enters"),
+        ]
+        .into_iter()
+        .filter(|&(applies, _)| applies)
+        .map(|(_, note)| note.to_owned())
+        .collect()
     }
 
     fn entry_label(entry: &LogEntry<Ur>) -> String {

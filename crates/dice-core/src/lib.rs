@@ -14,6 +14,7 @@
 mod bot;
 mod dice;
 mod game;
+mod key;
 mod lanes;
 mod notation;
 mod record;
@@ -26,12 +27,13 @@ mod side;
 pub mod toy;
 mod xorshift;
 
-pub use bot::{BUDGET_MAX, BotError, LEVEL_ASKED_MAX, bot_budget, bot_level};
+pub use bot::{BUDGET_MAX, Bot, BotError, LEVEL_ASKED_MAX, Ladder, bot_budget, bot_level};
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
     Ending, Game, GameOver, LogEntry, NewGameError, NothingToUndo, OPENING_TIES_MAX, Outcome,
     PLY_CAP, PlayError, Setup, Undone,
 };
+pub use key::Key;
 pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{MismatchKind, ReplayError};

@@ -23,7 +23,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Chance, Coded, Faces, MoveList, Notation, Opening, ReadRules, Rules, Side, Status};
+use crate::{
+    Chance, Coded, Cutoff, Faces, Ladder, MoveList, Notation, Opening, ReadRules, Rules,
+    SearchOptions, Side, Status, Thought, Tie, search,
+};
 
 /// The toy game's rules (a marker type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -379,6 +382,42 @@ impl Rules for Toy {
         } else {
             ToyRefusal::OwnPiece
         }
+    }
+}
+
+/// The toy's ladder: level 1 plays the move of the piece furthest along,
+/// level 2 searches two plies ahead, counting how far each side has come.
+impl Ladder for Toy {
+    const LEVEL_TOP: u8 = 2;
+    const BUDGET_DEFAULT: u64 = 10_000;
+
+    fn think(
+        level: u8,
+        budget: u64,
+        variant: &ToyVariant,
+        position: &ToyPosition,
+        roll: u8,
+    ) -> Option<Thought<ToyMove>> {
+        let mut moves = MoveList::new();
+        Toy::legal(variant, position, roll, &mut moves);
+        if level == 1 {
+            return Thought::unsearched(&moves, level, moves.len().checked_sub(1)?);
+        }
+        let options = SearchOptions {
+            depth: 2,
+            budget,
+            cutoff: Cutoff::Skip,
+            tie: Tie::First,
+        };
+        let progress = |p: &ToyPosition, side: Side| {
+            let [mine, theirs] = [side, side.other()].map(|s| {
+                let [a, b] = p.pieces_of(s);
+                i64::from(a) + i64::from(b)
+            });
+            mine - theirs
+        };
+        let info = search::<Toy>(variant, position, roll, options, progress);
+        Thought::searched(&moves, level, &info)
     }
 }
 

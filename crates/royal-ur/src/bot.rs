@@ -2,7 +2,7 @@
 //! budgeted iterative-deepening expectiminimax, all as the reference
 //! computes them.
 
-use dice_core::{BotError, Cutoff, SearchInfo, SearchOptions, Side, Tie, bot_budget, bot_level};
+use dice_core::{BotError, Cutoff, Ladder, SearchInfo, SearchOptions, Side, Tie};
 use serde::Serialize;
 
 use crate::{Move, Position, Route, Ur, Variant};
@@ -223,8 +223,10 @@ pub fn search(
     })
 }
 
-/// A player on the ladder of spec §17: level 1 is greedy, levels 2..4 search
-/// 2..4 plies with the route's weights.
+/// A player on the ladder of spec §17 (dice-core's [`Bot`](dice_core::Bot)
+/// on the Royal Game of Ur's [`Ladder`]): level 1 is greedy, levels 2..4
+/// search 2..4 plies with the route's weights; the budget is 1,000,000
+/// nodes unless given.
 ///
 /// ```
 /// use dice_core::Side;
@@ -237,70 +239,27 @@ pub fn search(
 /// assert_eq!(bot.think(&Variant::FINKEL, &pos, 2), Some(thought));
 /// # Ok::<(), royal_ur::BotError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Bot {
-    level: u8,
-    budget: u64,
-}
+pub type Bot = dice_core::Bot<Ur>;
 
-impl Default for Bot {
-    /// The top level, with the default budget.
-    fn default() -> Bot {
-        Bot {
-            level: LEVEL_TOP,
-            budget: BUDGET_DEFAULT,
-        }
-    }
-}
+/// The ladder of spec §17: [`rung`] says what each level does.
+impl Ladder for Ur {
+    const LEVEL_TOP: u8 = LEVEL_TOP;
+    const BUDGET_DEFAULT: u64 = BUDGET_DEFAULT;
 
-impl Bot {
-    /// A bot at `level` (1..99; above the top of a ladder plays the top;
-    /// `None` is the top) with a node `budget` (1..2,000,000,000; `None` is
-    /// 1,000,000).
-    ///
-    /// # Errors
-    ///
-    /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
-    /// a budget of 0 or above 2,000,000,000.
-    pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
-        Ok(Bot {
-            level: bot_level(level, LEVEL_TOP)?,
-            budget: bot_budget(budget, BUDGET_DEFAULT)?,
-        })
-    }
-
-    /// The level this bot plays (1..4).
-    #[must_use]
-    pub const fn level(&self) -> u8 {
-        self.level
-    }
-
-    /// The node budget.
-    #[must_use]
-    pub const fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// The move this bot plays under `variant` in `position` with `roll`,
-    /// and how it found it; `None` when the roll allows no move.
-    #[must_use]
-    pub fn think(&self, variant: &Variant, position: &Position, roll: u8) -> Option<Thought> {
+    fn think(
+        level: u8,
+        budget: u64,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+    ) -> Option<Thought> {
         let moves = position.legal(variant, roll);
-        match rung(self.level, variant.route()).ok()? {
-            Rung::Greedy => Thought::unsearched(&moves, self.level, greedy(position, &moves)?),
+        match rung(level, variant.route()).ok()? {
+            Rung::Greedy => Thought::unsearched(&moves, level, greedy(position, &moves)?),
             Rung::Search { depth, weights } => {
-                let info = search(variant, position, roll, depth, self.budget, &weights);
-                Thought::searched(&moves, self.level, &info)
+                let info = search(variant, position, roll, depth, budget, &weights);
+                Thought::searched(&moves, level, &info)
             }
         }
-    }
-
-    /// The move this bot plays in a game, `None` when it has no roll or the
-    /// game is over.
-    #[must_use]
-    pub fn choose(&self, game: &crate::Game) -> Option<Move> {
-        let roll = game.roll()?;
-        self.think(game.variant(), game.position(), roll)
-            .map(|t| t.mv)
     }
 }

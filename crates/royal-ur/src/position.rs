@@ -544,10 +544,12 @@ impl Position {
     #[must_use]
     pub const fn key(&self) -> Key {
         let board = spread(self.boards[0]) | (spread(self.boards[1]) << 1);
-        Key(board
-            | ((self.homes[0] as u64 & 7) << 40)
-            | ((self.homes[1] as u64 & 7) << 43)
-            | ((self.side.index() as u64) << 46))
+        Key::from_bits(
+            board
+                | ((self.homes[0] as u64 & 7) << 40)
+                | ((self.homes[1] as u64 & 7) << 43)
+                | ((self.side.index() as u64) << 46),
+        )
     }
 
     /// The same position with `side` to move.

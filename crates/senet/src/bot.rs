@@ -1,10 +1,10 @@
 //! The bot ladder: a rule of thumb, then the shared expectiminimax over the
 //! sticks' chances.
 
-use dice_core::{BotError, Cutoff, SearchOptions, Side, Tie, bot_budget, bot_level, search};
+use dice_core::{Cutoff, Ladder, SearchOptions, Side, Tie, search};
 
 use crate::position::protected_mask;
-use crate::{Game, Move, MoveInfo, Place, Position, Senet, Variant};
+use crate::{Move, MoveInfo, Place, Position, Senet, Variant};
 
 /// The top level of the ladder; a bot asked for a level above it (up to
 /// [`dice_core::LEVEL_ASKED_MAX`]) plays this one.
@@ -13,14 +13,15 @@ pub const LEVEL_TOP: u8 = 4;
 /// answer.
 pub const BUDGET_DEFAULT: u64 = 200_000;
 
-/// A player for either side at one level of the ladder.
+/// A player for either side at one level of the ladder (dice-core's
+/// [`Bot`](dice_core::Bot) on Senet's [`Ladder`]):
 ///
 /// * level 1: a rule of thumb on the throw in hand (bear off, else swap the
 ///   enemy piece furthest along, else move the piece furthest along);
 /// * levels 2, 3, 4: dice-core's expectiminimax over the chances of the
-///   sticks, looking 1, 2 and 3 throws ahead within a node budget; a node
-///   past the budget is scored by [`evaluate`] instead of looking further,
-///   and ties go to the first move.
+///   sticks, looking 1, 2 and 3 throws ahead within a node budget (200,000
+///   unless given); a node past the budget is scored by [`evaluate`]
+///   instead of looking further, and ties go to the first move.
 ///
 /// The same question always gets the same answer: no randomness, no clock.
 ///
@@ -37,89 +38,43 @@ pub const BUDGET_DEFAULT: u64 = 200_000;
 /// assert_eq!(Bot::new(Some(100), None).unwrap_err().code(), "level");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Bot {
-    level: u8,
-    budget: u64,
-}
+pub type Bot = dice_core::Bot<Senet>;
 
 /// What the bot thinks: dice-core's thought about a Senet move. Its value
 /// is in sixteenths of a house, for the side to move.
 pub type Thought = dice_core::Thought<Move>;
 
-impl Default for Bot {
-    /// The top level, with the default budget.
-    fn default() -> Bot {
-        Bot {
-            level: LEVEL_TOP,
-            budget: BUDGET_DEFAULT,
-        }
-    }
-}
+/// Senet's ladder: the rule of thumb, then searches one throw deeper a
+/// level.
+impl Ladder for Senet {
+    const LEVEL_TOP: u8 = LEVEL_TOP;
+    const BUDGET_DEFAULT: u64 = BUDGET_DEFAULT;
 
-impl Bot {
-    /// A bot at `level` (1..99; above the top of the ladder plays the top;
-    /// `None` is the top) with a node `budget` (1..2,000,000,000; `None` is
-    /// 200,000).
-    ///
-    /// # Errors
-    ///
-    /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
-    /// a budget of 0 or above 2,000,000,000.
-    pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
-        Ok(Bot {
-            level: bot_level(level, LEVEL_TOP)?,
-            budget: bot_budget(budget, BUDGET_DEFAULT)?,
-        })
-    }
-
-    /// The node budget.
-    #[must_use]
-    pub const fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// The level it plays (1..4).
-    #[must_use]
-    pub const fn level(&self) -> u8 {
-        self.level
-    }
-
-    /// Throws looked ahead at this level (0 for the rule of thumb).
-    #[must_use]
-    pub const fn depth(&self) -> u8 {
-        self.level - 1
-    }
-
-    /// The move for the game's throw in hand, or `None` when there is none.
-    #[must_use]
-    pub fn choose(&self, game: &Game) -> Option<Move> {
-        self.think(game.variant(), game.position(), game.roll()?)
-            .map(|t| t.mv)
-    }
-
-    /// The move for `roll` in a position, with what the bot thought, or
-    /// `None` when the roll allows no move.
-    #[must_use]
-    pub fn think(&self, variant: &Variant, position: &Position, roll: u8) -> Option<Thought> {
+    fn think(
+        level: u8,
+        budget: u64,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+    ) -> Option<Thought> {
         let moves = position.legal(variant, roll);
-        if self.level == 1 {
+        if level == 1 {
             let index = thumb(position.move_infos(variant, roll));
-            return Thought::unsearched(&moves, self.level, index);
+            return Thought::unsearched(&moves, level, index);
         }
         if moves.len() == 1 {
-            return Thought::unsearched(&moves, self.level, 0);
+            return Thought::unsearched(&moves, level, 0);
         }
         let options = SearchOptions {
-            depth: u32::from(self.depth()),
-            budget: self.budget,
+            depth: u32::from(level) - 1,
+            budget,
             cutoff: Cutoff::Evaluate,
             tie: Tie::First,
         };
         let info = search::<Senet>(variant, position, roll, options, |p, side| {
             evaluate(variant, p, side)
         });
-        Thought::searched(&moves, self.level, &info)
+        Thought::searched(&moves, level, &info)
     }
 }
 

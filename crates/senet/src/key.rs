@@ -1,11 +1,8 @@
 //! The 16-hex-digit key of a position.
 
-use std::fmt;
-
-use serde::{Serialize, Serializer};
-
 /// A position packed into 62 bits, exactly (no hash), written as 16
-/// lowercase hexadecimal digits, zero-padded (spec §6).
+/// lowercase hexadecimal digits, zero-padded (spec §6; dice-core's
+/// [`Key`](dice_core::Key)).
 ///
 /// Bits `2(h-1)..2(h-1)+1` hold house `h` (0 empty, 1 light, 2 dark), bit
 /// 60 the side to move (1 = dark) and bit 61 a throw bound to 26 (under
@@ -20,25 +17,4 @@ use serde::{Serialize, Serializer};
 /// let dark = start.with_side(Side::Dark);
 /// assert_eq!(dark.key(&Variant::KENDALL).bits(), (1 << 60) | 0x66666);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(pub(crate) u64);
-
-impl Key {
-    /// The packed bits.
-    #[must_use]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
-}
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016x}", self.0)
-    }
-}
-
-impl Serialize for Key {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
+pub type Key = dice_core::Key<16>;

@@ -381,7 +381,7 @@ impl Position {
         if self.bound(variant).is_some() {
             k |= 1 << 61;
         }
-        Key(k)
+        Key::from_bits(k)
     }
 }
 

@@ -302,6 +302,32 @@ const BEFORE_HAPPINESS_MASK: u32 = (1 << BEFORE_HAPPINESS) - 1;
 /// The bits of houses 1..=26.
 const UP_TO_HAPPINESS_MASK: u32 = (1 << HAPPINESS) - 1;
 
+/// Starts generating the legal moves into `out` (cleared): the context to
+/// go on with, or `None` when the moves are already all there (none for a
+/// roll the sticks cannot make or a finished game; the bound piece's one
+/// move, if it has it, for a throw bound to 26).
+#[inline]
+fn begin(
+    variant: &Variant,
+    position: &Position,
+    roll: u8,
+    out: &mut MoveList<Move>,
+) -> Option<Ctx> {
+    out.clear();
+    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
+    {
+        return None;
+    }
+    let c = Ctx::new(variant, position);
+    let Some(b) = position.bound(variant).map(House::number) else {
+        return Some(c);
+    };
+    if let Ok((to, _, _)) = forward(&c, b, roll) {
+        out.push(Move::between(b, to));
+    }
+    None
+}
+
 /// The legal moves, into `out` (cleared first). Exposed through
 /// [`Position::legal_into`] and [`Rules`].
 ///
@@ -310,18 +336,9 @@ const UP_TO_HAPPINESS_MASK: u32 = (1 << HAPPINESS) - 1;
 /// go through [`forward`] one by one.
 #[inline]
 pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
-    out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
-    {
+    let Some(c) = begin(variant, position, roll, out) else {
         return;
-    }
-    let c = Ctx::new(variant, position);
-    if let Some(b) = position.bound(variant).map(crate::House::number) {
-        if let Ok((to, _, _)) = forward(&c, b, roll) {
-            out.push(Move::between(b, to));
-        }
-        return;
-    }
+    };
     let r = u32::from(roll);
     let (own, opp) = (c.own, c.opp);
     let low = own & BEFORE_HAPPINESS_MASK;
@@ -376,18 +393,9 @@ pub(crate) fn generate_plain(
     roll: u8,
     out: &mut MoveList<Move>,
 ) {
-    out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
-    {
+    let Some(c) = begin(variant, position, roll, out) else {
         return;
-    }
-    let c = Ctx::new(variant, position);
-    if let Some(b) = position.bound(variant).map(crate::House::number) {
-        if let Ok((to, _, _)) = forward(&c, b, roll) {
-            out.push(Move::between(b, to));
-        }
-        return;
-    }
+    };
     for f in 1..=HORUS {
         if c.own & bit(f) != 0
             && let Ok((to, _, _)) = forward(&c, f, roll)
