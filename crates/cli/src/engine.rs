@@ -2,21 +2,28 @@
 //! [`Notation`]: text forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Coded, Faces, Game, LogEntry, Notation, ReadRules, Side, read_rules};
+use dice_core::{
+    Coded, Faces, Game, LEVEL_ASKED_MAX, Ladder, LogEntry, Notation, ReadRules, Side, read_rules,
+};
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
 use crate::style::Style;
 
 /// A game the `race` command can play.
-pub trait Engine: Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> + Default> {
+pub trait Engine:
+    Ladder + Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> + Default>
+{
     /// The word on the command line: `ur` or `senet`.
     const CMD: &'static str;
     /// What the game calls a capture in statistics: `captures` or `swaps`.
     const CAPTURE_WORD: &'static str;
+    /// The lowest roll a question may name (a question's highest is the
+    /// record's, [`Notation::MAX_ROLL`]).
+    const ROLL_MIN: u8;
 
-    /// A player the computer runs.
-    type Bot: Clone + std::fmt::Debug;
+    /// A player the computer runs: the game's ladder bot, or more.
+    type Bot: Clone + std::fmt::Debug + From<dice_core::Bot<Self>>;
 
     /// What a legal move does, in full (the game's `MoveInfo`).
     type MoveInfo;
@@ -109,46 +116,31 @@ pub trait Engine: Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> 
     /// The route or track, drawn, for the `route` command.
     fn draw_route(variant: &Self::Variant, side: Side, style: &Style) -> String;
 
-    /// The highest bot level.
-    fn level_top(variant: &Self::Variant) -> u8;
+    /// Whether the game has a perfect level, a bot that reads a solved
+    /// table (`--table`).
+    const PERFECT: bool = false;
 
-    /// The bot of the ladder at `level` (1..99; above the top it plays the
-    /// top), or `None` for a level the game's bot refuses.
-    fn ladder_bot(level: u8, variant: &Self::Variant) -> Option<Self::Bot>;
-
-    /// A bot at a level given on the command line (`1`..`99`, `top`, or for
-    /// a game that can read a solved table `perfect`) with the `--table` the
-    /// command was given. Senet has no table, so `perfect` is a usage error.
+    /// The perfect bot for these rules, reading the solved table at
+    /// `table`. A game without one says so.
     ///
     /// # Errors
     ///
-    /// A usage error (exit 2) for a level that is not one, or that needs a
-    /// table and has none; a refusal (exit 1) for a table that cannot be
-    /// read.
-    fn bot_with_table(
-        level: &str,
+    /// A usage error (exit 2) for a game with no perfect level, or no table
+    /// given; a refusal (exit 1) for a table that cannot be read.
+    fn perfect_bot(
         variant: &Self::Variant,
-        input: &str,
         table: Option<&std::path::Path>,
+        input: &str,
     ) -> Result<Self::Bot, Failure> {
-        let _ = table;
-        let n = match parse_level(level) {
-            Some(Level::Ladder(n)) => n,
-            Some(Level::Top) => Self::level_top(variant),
-            Some(Level::Perfect) => {
-                return Err(Failure::usage(
-                    input,
-                    format!(
-                        "{} has no perfect level (no solved table); {}",
-                        Self::CMD,
-                        levels_words(Self::level_top(variant), false)
-                    ),
-                ));
-            }
-            None => return Err(level_usage::<Self>(level, variant, input, false)),
-        };
-        Self::ladder_bot(n, variant)
-            .ok_or_else(|| level_usage::<Self>(level, variant, input, false))
+        let _ = (variant, table);
+        Err(Failure::usage(
+            input,
+            format!(
+                "{} has no perfect level (no solved table); {}",
+                Self::CMD,
+                levels_words::<Self>()
+            ),
+        ))
     }
 
     /// The bot's level, for messages.
@@ -166,7 +158,7 @@ pub trait Engine: Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> 
     /// What the bot plays in a position on a roll and what it found, as the
     /// fields of its thought (`move` first), or `None` when the roll allows
     /// no move.
-    fn think(
+    fn thought_json(
         bot: &Self::Bot,
         variant: &Self::Variant,
         position: &Self::Position,
@@ -192,9 +184,6 @@ pub fn parse_variant<E: Engine>(text: Option<&str>, input: &str) -> Result<E::Va
             .detail("text", text)
     })
 }
-
-/// The most a bot level may be, as the reference's bot takes it.
-pub const LEVEL_ASKED_MAX: u8 = 99;
 
 /// A bot level as the command line gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,8 +212,9 @@ pub fn parse_level(text: &str) -> Option<Level> {
 }
 
 /// What the levels are, in words.
-pub fn levels_words(top: u8, perfect: bool) -> String {
-    let words = if perfect {
+pub fn levels_words<E: Engine>() -> String {
+    let top = E::LEVEL_TOP;
+    let words = if E::PERFECT {
         ", top, or perfect with --table"
     } else {
         " or top"
@@ -232,20 +222,35 @@ pub fn levels_words(top: u8, perfect: bool) -> String {
     format!("a level is 1 to {LEVEL_ASKED_MAX} (above {top} the bot plays {top}){words}")
 }
 
-/// The usage error for a level that is not one.
-pub fn level_usage<E: Engine>(
+/// A bot at a level given on the command line (`1`..`99`, `top`, or for a
+/// game that can read a solved table `perfect`) with the `--table` the
+/// command was given.
+///
+/// # Errors
+///
+/// A usage error (exit 2) for a level that is not one, or that needs a
+/// table and has none; a refusal (exit 1) for a table that cannot be read.
+pub fn bot<E: Engine>(
     level: &str,
     variant: &E::Variant,
     input: &str,
-    perfect: bool,
-) -> Failure {
-    Failure::usage(
-        input,
-        format!(
-            "there is no level {level:?}: {}",
-            levels_words(E::level_top(variant), perfect)
-        ),
-    )
+    table: Option<&std::path::Path>,
+) -> Result<E::Bot, Failure> {
+    let usage = || {
+        Failure::usage(
+            input,
+            format!("there is no level {level:?}: {}", levels_words::<E>()),
+        )
+    };
+    let level = match parse_level(level) {
+        Some(Level::Ladder(n)) => Some(n),
+        Some(Level::Top) => None,
+        Some(Level::Perfect) => return E::perfect_bot(variant, table, input),
+        None => return Err(usage()),
+    };
+    dice_core::Bot::<E>::new(level, None)
+        .map(E::Bot::from)
+        .map_err(|_| usage())
 }
 
 #[cfg(test)]

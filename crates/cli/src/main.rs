@@ -132,7 +132,7 @@ fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
 
 fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
+    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
     let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
         Some(seed) => seed,
         None => input::GivenSeed::made(play::fresh_seed()),
@@ -313,8 +313,8 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
 
 fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
     let (variant, position, roll) = at::<E>(&a.at)?;
-    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
-    let thought = E::think(&bot, &variant, &position, roll);
+    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
+    let thought = E::thought_json(&bot, &variant, &position, roll);
     if a.json {
         let value = thought.map_or_else(|| json!({ "move": null }), Value::Object);
         return emit(&format!("{value}\n"));
@@ -328,8 +328,8 @@ fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
 
 fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let light = E::bot_with_table(&a.light, &variant, "--light", a.table.as_deref())?;
-    let dark = E::bot_with_table(&a.dark, &variant, "--dark", a.table.as_deref())?;
+    let light = engine::bot::<E>(&a.light, &variant, "--light", a.table.as_deref())?;
+    let dark = engine::bot::<E>(&a.dark, &variant, "--dark", a.table.as_deref())?;
     let seed = Seed::new(a.seed.as_bytes())
         .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
     let run = selfplay::Run::<E> {

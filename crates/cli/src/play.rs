@@ -310,7 +310,7 @@ impl<E: Engine> Session<'_, E> {
             }
             "level" => {
                 let table = self.opts.table.as_deref();
-                match E::bot_with_table(rest, self.game.variant(), "level", table) {
+                match crate::engine::bot::<E>(rest, self.game.variant(), "level", table) {
                     Ok(bot) => {
                         self.opts.bot = bot;
                         self.say(&format!(

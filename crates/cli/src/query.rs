@@ -242,7 +242,7 @@ pub fn inconsistency<E: Engine>(
 ///
 /// `roll` when the dice cannot make it.
 pub fn check_roll<E: Engine>(roll: u8) -> Result<u8, Refused> {
-    let low = u8::from(E::CMD != "ur");
+    let low = E::ROLL_MIN;
     if (low..=E::MAX_ROLL).contains(&roll) {
         Ok(roll)
     } else {

@@ -61,6 +61,8 @@ fn rows() -> [[u8; 10]; 3] {
 impl Engine for Senet {
     const CMD: &'static str = "senet";
     const CAPTURE_WORD: &'static str = "swaps";
+    /// Four sticks always move: none marked is a 5.
+    const ROLL_MIN: u8 = 1;
 
     type Bot = Bot;
     type MoveInfo = MoveInfo;
@@ -307,14 +309,6 @@ impl Engine for Senet {
         out
     }
 
-    fn level_top(_variant: &Variant) -> u8 {
-        senet::LEVEL_TOP
-    }
-
-    fn ladder_bot(level: u8, _variant: &Variant) -> Option<Bot> {
-        Bot::new(Some(level), None).ok()
-    }
-
     fn bot_level(bot: &Bot) -> u8 {
         bot.level()
     }
@@ -325,7 +319,7 @@ impl Engine for Senet {
 
     /// The fields of Senet's thought: `move level index depth value nodes`,
     /// the value 0 when the bot did not search.
-    fn think(
+    fn thought_json(
         bot: &Bot,
         variant: &Variant,
         position: &Position,

@@ -9,7 +9,7 @@ use royal_ur::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::engine::{Engine, Level, level_usage, parse_level};
+use crate::engine::Engine;
 use crate::error::{Failure, Refused};
 use crate::input::io_words;
 use crate::style::{Paint, Style};
@@ -22,6 +22,12 @@ pub enum UrBot {
     Ladder(royal_ur::Bot),
     /// The best move by the table (shared: a table is a memory map).
     Perfect(Arc<ur_solve::PerfectBot<ur_solve::Table>>),
+}
+
+impl From<royal_ur::Bot> for UrBot {
+    fn from(bot: royal_ur::Bot) -> UrBot {
+        UrBot::Ladder(bot)
+    }
 }
 
 /// A table refusal: exit 1 with the table error's code (`missing`,
@@ -66,6 +72,9 @@ fn place_words(place: Place) -> String {
 impl Engine for Ur {
     const CMD: &'static str = "ur";
     const CAPTURE_WORD: &'static str = "captures";
+    /// A throw of nothing moves nothing under finkel's dice (spec §17: a
+    /// roll is 0 to 4).
+    const ROLL_MIN: u8 = 0;
 
     type Bot = UrBot;
     type MoveInfo = MoveInfo;
@@ -307,39 +316,18 @@ impl Engine for Ur {
         out
     }
 
-    fn level_top(_variant: &Variant) -> u8 {
-        LEVEL_TOP
-    }
+    const PERFECT: bool = true;
 
-    fn ladder_bot(level: u8, _variant: &Variant) -> Option<UrBot> {
-        royal_ur::Bot::new(Some(level), None)
-            .ok()
-            .map(UrBot::Ladder)
-    }
-
-    fn bot_with_table(
-        level: &str,
-        variant: &Variant,
-        input: &str,
-        table: Option<&Path>,
-    ) -> Result<UrBot, Failure> {
-        let n = match parse_level(level) {
-            Some(Level::Ladder(n)) => n,
-            Some(Level::Top) => LEVEL_TOP,
-            Some(Level::Perfect) => {
-                let Some(path) = table else {
-                    return Err(Failure::usage(
-                        input,
-                        "perfect needs --table PATH, the table `race solve` wrote for these rules",
-                    ));
-                };
-                let table = ur_solve::Table::open_for(path, variant)
-                    .map_err(|e| table_refusal("--table", &e))?;
-                return Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))));
-            }
-            None => return Err(level_usage::<Ur>(level, variant, input, true)),
+    fn perfect_bot(variant: &Variant, table: Option<&Path>, input: &str) -> Result<UrBot, Failure> {
+        let Some(path) = table else {
+            return Err(Failure::usage(
+                input,
+                "perfect needs --table PATH, the table `race solve` wrote for these rules",
+            ));
         };
-        Self::ladder_bot(n, variant).ok_or_else(|| level_usage::<Ur>(level, variant, input, true))
+        let table =
+            ur_solve::Table::open_for(path, variant).map_err(|e| table_refusal("--table", &e))?;
+        Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))))
     }
 
     /// The perfect bot counts as one above the top level.
@@ -368,7 +356,7 @@ impl Engine for Ur {
     /// `think`): `move level index depth value nodes stopped`, with
     /// `stopped` 0 or 1. The perfect bot's is `move level index value`, its
     /// value the mover's chance to win after the move.
-    fn think(
+    fn thought_json(
         bot: &UrBot,
         variant: &Variant,
         position: &Position,
