@@ -4,7 +4,7 @@
 use dice_core::{Cutoff, Ladder, SearchOptions, Side, Tie, search};
 
 use crate::position::protected_mask;
-use crate::{Move, MoveInfo, Place, Position, Senet, Variant};
+use crate::{House, Move, MoveInfo, Place, Position, Senet, Variant};
 
 /// The top level of the ladder; a bot asked for a level above it (up to
 /// [`dice_core::LEVEL_ASKED_MAX`]) plays this one.
@@ -100,6 +100,15 @@ fn thumb(moves: impl Iterator<Item = MoveInfo>) -> usize {
     best
 }
 
+/// What a piece borne off is worth, in houses of progress: past the last
+/// house and then some, so that bearing off beats any move on the board.
+const HOME_WORTH: i64 = 34;
+/// What a protected piece (one that cannot be swapped) is worth, in
+/// sixteenths of a house.
+const PROTECTED_WORTH: i64 = 12;
+/// What standing in the water costs, in sixteenths of a house.
+const WATER_COST: i64 = 64;
+
 /// A position's worth for `side`, in sixteenths of a house: progress along
 /// the track (a piece home counts as 34 houses), protection, and the
 /// danger of standing in the water.
@@ -110,13 +119,13 @@ pub fn evaluate(variant: &Variant, position: &Position, side: Side) -> i64 {
 
 fn one_side(variant: &Variant, position: &Position, side: Side) -> i64 {
     let bits = position.bits(side);
-    let mut progress = i64::from(position.home(side, variant)) * 34;
+    let mut progress = i64::from(position.home(side, variant)) * HOME_WORTH;
     let mut b = bits;
     while b != 0 {
         progress += i64::from(b.trailing_zeros()) + 1;
         b &= b - 1;
     }
     let protected = i64::from(protected_mask(bits, variant.protect).count_ones());
-    let water = i64::from(bits >> 26 & 1);
-    16 * progress + 12 * protected - 64 * water
+    let water = i64::from(position.at(House::WATER) == Some(side));
+    16 * progress + PROTECTED_WORTH * protected - WATER_COST * water
 }

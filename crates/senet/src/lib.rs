@@ -12,6 +12,7 @@
 )]
 
 mod bot;
+mod flags;
 mod game;
 mod house;
 mod info;
@@ -25,6 +26,7 @@ mod variant;
 
 pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, evaluate};
 pub use dice_core::{BotError, Chance};
+pub use flags::Flags;
 pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
 pub use house::{HOUSES, House, ParseHouseError};
 pub use info::MoveInfo;
@@ -32,7 +34,7 @@ pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
 pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
-pub use rules::{Flags, Senet, roll_of, throws_again};
+pub use rules::{Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
 pub use variant::{
     Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,

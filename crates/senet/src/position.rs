@@ -387,6 +387,7 @@ impl Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // thirty houses, two slashes, a space and the side
         let mut s = String::with_capacity(34);
         for house in House::ALL {
             s.push(self.at(house).map_or('.', Side::letter));

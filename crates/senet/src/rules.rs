@@ -1,13 +1,12 @@
 //! The rules of Senet as pure functions, on dice-core's [`Rules`] trait.
 
 use dice_core::{Faces, MoveList, Notation, Opening, Rules, Side, Status};
-use serde::{Deserialize, Serialize};
 
 use crate::house::{BEFORE_HAPPINESS, HAPPINESS, HORUS, OFF, REBIRTH, WATER};
 use crate::position::{bit, blockade_mask, protected_mask, run_of};
 use crate::{
-    House, Move, Off30, On26, ParseMoveError, Place, Position, Reach26, Refusal, Seat, Variant,
-    Water,
+    Flags, House, Move, Off30, On26, ParseMoveError, Place, Position, Reach26, Refusal, Seat,
+    Variant, Water,
 };
 
 /// The rules of Senet, for [`dice_core::Game`]: a marker type with no values.
@@ -98,17 +97,6 @@ impl Position {
             .err()
             .unwrap_or(Refusal::WrongDistance)
     }
-}
-
-/// What a log entry says beyond the move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Flags {
-    /// The same side throws next.
-    pub again: bool,
-    /// The move swapped an enemy piece back to the departure house.
-    pub swap: bool,
-    /// Where the moved piece ended (`None` for a lost turn).
-    pub ends: Option<Place>,
 }
 
 /// Whether a roll gives the same side another throw: 1, 4 or 5.
