@@ -76,7 +76,7 @@ impl Engine for Senet {
             Refused::new(
                 input,
                 e.code(),
-                format!("{text:?} is not a position: {}", e.kind.message()),
+                format!("{text:?} is not a position: {}", e.kind().message()),
             )
             .detail("text", text)
         })

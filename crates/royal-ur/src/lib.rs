@@ -40,7 +40,7 @@ pub use game::{
 pub use info::MoveInfo;
 pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
-pub use position::{Inconsistency, Position, PositionCode, PositionError};
+pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use route::{ParseRouteError, ROUTE_MAX, Route};
 pub use rules::{ROLL_MAX, Ur};

@@ -47,7 +47,7 @@ pub struct Position {
 /// The reference's position codes, with their numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum PositionCode {
+pub enum PositionErrorKind {
     /// No string, or an empty one (1).
     Null = 1,
     /// Not three rows (2).
@@ -70,21 +70,21 @@ pub enum PositionCode {
     Long = 10,
 }
 
-impl PositionCode {
+impl PositionErrorKind {
     /// The reference's name, e.g. `POS_GAP`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            PositionCode::Null => "POS_NULL",
-            PositionCode::Rows => "POS_ROWS",
-            PositionCode::Width => "POS_WIDTH",
-            PositionCode::Letter => "POS_LETTER",
-            PositionCode::Gap => "POS_GAP",
-            PositionCode::X => "POS_X",
-            PositionCode::Side => "POS_SIDE",
-            PositionCode::Count => "POS_COUNT",
-            PositionCode::Field => "POS_FIELD",
-            PositionCode::Long => "POS_LONG",
+            PositionErrorKind::Null => "POS_NULL",
+            PositionErrorKind::Rows => "POS_ROWS",
+            PositionErrorKind::Width => "POS_WIDTH",
+            PositionErrorKind::Letter => "POS_LETTER",
+            PositionErrorKind::Gap => "POS_GAP",
+            PositionErrorKind::X => "POS_X",
+            PositionErrorKind::Side => "POS_SIDE",
+            PositionErrorKind::Count => "POS_COUNT",
+            PositionErrorKind::Field => "POS_FIELD",
+            PositionErrorKind::Long => "POS_LONG",
         }
     }
 
@@ -99,16 +99,16 @@ impl PositionCode {
     #[must_use]
     pub const fn message(self) -> &'static str {
         match self {
-            PositionCode::Null => "it is empty",
-            PositionCode::Rows => "it does not have three rows",
-            PositionCode::Width => "a row is not eight squares wide",
-            PositionCode::Letter => "it holds a character that means nothing there",
-            PositionCode::Gap => "a piece or an empty run falls on a missing square",
-            PositionCode::X => "an x stands on a real square",
-            PositionCode::Side => "the side to move is not l or d",
-            PositionCode::Count => "a hand or home is not one digit 0 to 7",
-            PositionCode::Field => "a field is missing or something follows the last",
-            PositionCode::Long => "it is 48 characters or longer",
+            PositionErrorKind::Null => "it is empty",
+            PositionErrorKind::Rows => "it does not have three rows",
+            PositionErrorKind::Width => "a row is not eight squares wide",
+            PositionErrorKind::Letter => "it holds a character that means nothing there",
+            PositionErrorKind::Gap => "a piece or an empty run falls on a missing square",
+            PositionErrorKind::X => "an x stands on a real square",
+            PositionErrorKind::Side => "the side to move is not l or d",
+            PositionErrorKind::Count => "a hand or home is not one digit 0 to 7",
+            PositionErrorKind::Field => "a field is missing or something follows the last",
+            PositionErrorKind::Long => "it is 48 characters or longer",
         }
     }
 }
@@ -117,14 +117,14 @@ impl PositionCode {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message())]
 pub struct PositionError {
-    code: PositionCode,
+    code: PositionErrorKind,
     text: String,
 }
 
 impl PositionError {
     /// The reference's code.
     #[must_use]
-    pub const fn kind(&self) -> PositionCode {
+    pub const fn kind(&self) -> PositionErrorKind {
         self.code
     }
 
@@ -264,17 +264,17 @@ impl Position {
     /// left to right, so that the first fault found gives the code.
     ///
     /// ```
-    /// use royal_ur::{Position, PositionCode};
+    /// use royal_ur::{Position, PositionErrorKind};
     ///
     /// assert!(Position::parse("llllxxll/lll5/4xx2 l 7 7 7 7").is_ok());
     /// let err = Position::parse("8/8/8 l 7 0 7 0").unwrap_err();
-    /// assert_eq!(err.kind(), PositionCode::Gap);
+    /// assert_eq!(err.kind(), PositionErrorKind::Gap);
     /// assert_eq!(err.number(), 5);
     /// ```
     ///
     /// # Errors
     ///
-    /// A [`PositionError`] naming the first fault ([`PositionCode`]).
+    /// A [`PositionError`] naming the first fault ([`PositionErrorKind`]).
     pub fn parse(text: &str) -> Result<Position, PositionError> {
         Position::read(text.as_bytes()).map_err(|code| PositionError {
             code,
@@ -282,8 +282,8 @@ impl Position {
         })
     }
 
-    fn read(s: &[u8]) -> Result<Position, PositionCode> {
-        use PositionCode as C;
+    fn read(s: &[u8]) -> Result<Position, PositionErrorKind> {
+        use PositionErrorKind as C;
         if s.is_empty() {
             return Err(C::Null);
         }

@@ -34,7 +34,7 @@ pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
 pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
-pub use rules::{Senet, roll_of, throws_again};
+pub use rules::{ROLL_MAX, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
 pub use variant::{
     Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,

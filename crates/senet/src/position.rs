@@ -548,17 +548,27 @@ impl PositionErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}: {text:?}", .kind.message())]
 pub struct PositionError {
-    /// What is wrong.
-    pub kind: PositionErrorKind,
-    /// The text given.
-    pub text: String,
+    kind: PositionErrorKind,
+    text: String,
 }
 
 impl PositionError {
+    /// What is wrong.
+    #[must_use]
+    pub const fn kind(&self) -> PositionErrorKind {
+        self.kind
+    }
+
     /// The contract word: `shape`, `character`, `side`, `pieces` or `water`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         self.kind.code()
+    }
+
+    /// The text that was refused.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 

@@ -99,6 +99,9 @@ impl Position {
     }
 }
 
+/// The highest roll: four sticks with no marked face.
+pub const ROLL_MAX: u8 = 5;
+
 /// Whether a roll gives the same side another throw: 1, 4 or 5.
 #[must_use]
 pub const fn throws_again(roll: u8) -> bool {
@@ -302,7 +305,9 @@ fn begin(
     out: &mut MoveList<Move>,
 ) -> Option<Ctx> {
     out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
+    if !(1..=ROLL_MAX).contains(&roll)
+        || position.bits(Side::Light) == 0
+        || position.bits(Side::Dark) == 0
     {
         return None;
     }
@@ -588,7 +593,7 @@ fn reaches_happiness_again(variant: &Variant, mv: Option<Move>) -> bool {
 /// `faces` error rather than a malformed line), and a `[light p2]` header
 /// when light does not sit at p1.
 impl Notation for Senet {
-    const MAX_ROLL: u8 = 5;
+    const MAX_ROLL: u8 = ROLL_MAX;
     const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
     type Extra = Seat;
 
