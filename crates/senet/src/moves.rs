@@ -7,7 +7,6 @@ use crate::House;
 use crate::house::OFF;
 
 /// Where a move goes (or a piece ends): a house, or off the board.
-#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Place {
     /// A house of the board.
