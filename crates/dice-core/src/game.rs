@@ -643,15 +643,16 @@ impl<R: Notation> Game<R> {
         })
     }
 
-    /// Plays a move and returns what happened, its log entry; then throws
-    /// for the next turn, losing any turns that roll allows no move for.
+    /// Plays a move and returns it; then throws for the next turn, losing
+    /// any turns that roll allows no move for. What the move did is its
+    /// entry in [`Game::log`] (the first at the ply before the move).
     ///
     /// A move is played if and only if [`Game::legal`] holds it.
     ///
     /// # Errors
     ///
     /// A [`PlayError`] saying why not; the game is then exactly as it was.
-    pub fn play(&mut self, mv: R::Move) -> Result<LogEntry<R>, PlayError<R>> {
+    pub fn play(&mut self, mv: R::Move) -> Result<R::Move, PlayError<R>> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }
@@ -672,7 +673,7 @@ impl<R: Notation> Game<R> {
         });
         let side = R::side(&self.position);
         let (position, flags) = R::apply(&self.variant, &self.position, roll, mv);
-        let entry = LogEntry {
+        self.log.push(LogEntry {
             ply: self.ply,
             side,
             throw: self.throws - 1,
@@ -680,12 +681,11 @@ impl<R: Notation> Game<R> {
             faces: self.faces,
             mv: Some(mv),
             flags,
-        };
-        self.log.push(entry);
+        });
         self.position = position;
         self.ply += 1;
         self.settle();
-        Ok(entry)
+        Ok(mv)
     }
 
     /// Plays a move given as text (its wire form, e.g. `a2-d2`).
@@ -694,7 +694,7 @@ impl<R: Notation> Game<R> {
     ///
     /// As [`Game::play`], and [`PlayError::BadMove`] for text that is not a
     /// move. `game_over` and `no_roll` are reported before the text is read.
-    pub fn play_text(&mut self, text: &str) -> Result<LogEntry<R>, PlayError<R>> {
+    pub fn play_text(&mut self, text: &str) -> Result<R::Move, PlayError<R>> {
         if self.is_over() {
             return Err(PlayError::GameOver);
         }

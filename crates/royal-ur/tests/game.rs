@@ -153,9 +153,8 @@ fn own_piece_safe_rosette_and_overshoot_through_the_game() {
     .unwrap();
     assert_eq!(
         game.play_text("hand-d1")
-            .ok()
-            .and_then(|e| e.mv)
             .map(|m| m.to_string())
+            .ok()
             .as_deref(),
         Some("hand-d1")
     );
