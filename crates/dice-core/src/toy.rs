@@ -1,5 +1,6 @@
-//! A toy race game: the smallest complete [`Rules`], for examples and tests
-//! of the framework, and a template for implementing a game.
+//! A toy race game: the smallest complete game ([`Rules`], [`Notation`],
+//! [`ReadRules`] for its variant, a two-level [`Ladder`]), for examples and
+//! tests of the framework, and a template for implementing a game.
 //!
 //! Each side has two pieces that start off the board at square 0 and race to
 //! square `goal`, which they must reach by the exact roll. The roll is the
