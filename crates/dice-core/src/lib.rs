@@ -37,7 +37,9 @@ pub use key::Key;
 pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{MismatchKind, ReplayError};
-pub use rules::{Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, successors, walk};
+pub use rules::{
+    Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, split_move, successors, walk,
+};
 pub use rules_text::{ReadRules, RulesText, RulesTextError, read_rules, read_rules_text};
 pub use search::{Cutoff, DEPTH_MAX, SearchInfo, SearchOptions, Thought, Tie, WIN, search};
 pub use seed::{Seed, SeedError};

@@ -384,6 +384,24 @@ impl<M: Copy> std::ops::Deref for MoveList<M> {
     }
 }
 
+/// The two places a move's text names, `FROM-TO`: the text before and
+/// after its one `-`, or `None` when it has not exactly one. (Both games
+/// and the toy write moves so; what a place is, is each game's.)
+///
+/// ```
+/// use dice_core::split_move;
+///
+/// assert_eq!(split_move("a2-d2"), Some(("a2", "d2")));
+/// assert_eq!(split_move("28-off"), Some(("28", "off")));
+/// assert_eq!(split_move("1-2-3"), None);
+/// assert_eq!(split_move("b1"), None);
+/// ```
+#[must_use]
+pub fn split_move(text: &str) -> Option<(&str, &str)> {
+    let (from, to) = text.split_once('-')?;
+    (!to.contains('-')).then_some((from, to))
+}
+
 /// Counts the leaves of the game tree `depth` plies deep from `position`:
 /// every roll in [`Rules::chances`] once (whatever its weight), every move it
 /// allows; a roll with no move is one lost-turn branch. Depth 0, or a game

@@ -186,7 +186,7 @@ impl FromStr for ToyMove {
 
     fn from_str(s: &str) -> Result<ToyMove, ParseToyMoveError> {
         let err = || ParseToyMoveError(s.to_owned());
-        let (from, to) = s.split_once('-').ok_or_else(err)?;
+        let (from, to) = crate::split_move(s).ok_or_else(err)?;
         let square = |t: &str| {
             (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.parse::<u8>().ok())

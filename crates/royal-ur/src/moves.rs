@@ -201,10 +201,7 @@ impl FromStr for Move {
         if s.is_empty() {
             return Err(ParseMoveError::Empty);
         }
-        let mut parts = s.split('-');
-        let (Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(ParseMoveError::Shape(s.to_owned()));
-        };
+        let (a, b) = dice_core::split_move(s).ok_or_else(|| ParseMoveError::Shape(s.to_owned()))?;
         let place = |part: &str| {
             Place::read(part).ok_or_else(|| ParseMoveError::Place {
                 text: s.to_owned(),

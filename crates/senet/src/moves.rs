@@ -161,10 +161,8 @@ impl FromStr for Move {
         if text.is_empty() {
             return Err(ParseMoveError::Empty);
         }
-        let mut parts = text.split('-');
-        let (Some(from), Some(to), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(ParseMoveError::Shape(text.to_owned()));
-        };
+        let (from, to) =
+            dice_core::split_move(text).ok_or_else(|| ParseMoveError::Shape(text.to_owned()))?;
         let from: House = from
             .parse()
             .map_err(|_| ParseMoveError::House(from.to_owned()))?;
