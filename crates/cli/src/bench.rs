@@ -40,7 +40,7 @@ pub fn measure<E: Engine>(variant: &E::Variant, budget: Duration) -> Figures {
             if legal.is_empty() {
                 break;
             }
-            let pick = (game.ply() as usize * 7 + game.rolls() as usize) % legal.len();
+            let pick = (game.ply() as usize * 7 + game.throws() as usize) % legal.len();
             let mv = legal[pick];
             if samples.len() < 50_000
                 && let Some(roll) = game.roll()

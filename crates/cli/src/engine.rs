@@ -1,36 +1,35 @@
-//! What the front end needs from a game beyond [`dice_core::Rules`]: text
-//! forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
+//! What the front end needs from a game beyond its [`dice_core::Rules`] and
+//! [`Notation`]: text forms, JSON, drawing, narration and a bot. `ur.rs` and `senet.rs`
 //! implement it; everything else in the crate is generic over it.
 
-use dice_core::{Faces, Game, LogEntry, MoveList, Rules, Side};
+use dice_core::{
+    Coded, Faces, Game, LEVEL_ASKED_MAX, Ladder, LogEntry, Notation, ReadRules, Side, read_rules,
+};
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
 use crate::style::Style;
 
 /// A game the `race` command can play.
-pub trait Engine: Rules {
+pub trait Engine:
+    Ladder + Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> + Default>
+{
     /// The word on the command line: `ur` or `senet`.
     const CMD: &'static str;
     /// What the game calls a capture in statistics: `captures` or `swaps`.
     const CAPTURE_WORD: &'static str;
+    /// The lowest roll a question may name (a question's highest is the
+    /// record's, [`Notation::MAX_ROLL`]).
+    const ROLL_MIN: u8;
 
-    /// A player the computer runs.
-    type Bot: Clone + std::fmt::Debug;
+    /// A player the computer runs: the game's ladder bot, or more.
+    type Bot: Clone + std::fmt::Debug + From<dice_core::Bot<Self>>;
 
-    /// The rule set used when none is given.
-    fn default_variant() -> Self::Variant;
+    /// What a legal move does, in full (the game's `MoveInfo`).
+    type MoveInfo;
 
     /// The named rule sets, for `bench`.
     fn named_variants() -> Vec<Self::Variant>;
-
-    /// Reads rules a person gave (a name, or the fields that differ from
-    /// [`Engine::default_variant`] in any order).
-    ///
-    /// # Errors
-    ///
-    /// A refusal naming `input` and the rules' own code.
-    fn parse_variant(text: &str, input: &str) -> Result<Self::Variant, Refused>;
 
     /// Reads a position string under these rules (its text only; see
     /// [`Engine::inconsistency`] for whether it can occur).
@@ -60,21 +59,34 @@ pub trait Engine: Rules {
     /// The position key as text.
     fn key_text(position: &Self::Position, variant: &Self::Variant) -> String;
 
-    /// The move as JSON for `race moves --json`.
-    fn move_json(
+    /// What each legal move for `roll` does, in the rules' order.
+    fn move_infos(
         variant: &Self::Variant,
         position: &Self::Position,
         roll: u8,
-        mv: Self::Move,
-    ) -> Value;
+    ) -> Vec<Self::MoveInfo>;
 
-    /// The move as a line of the numbered list offered to a player.
-    fn move_label(
-        variant: &Self::Variant,
-        position: &Self::Position,
-        roll: u8,
-        mv: Self::Move,
-    ) -> String;
+    /// A legal move as JSON for `race moves --json`.
+    fn move_json(info: &Self::MoveInfo) -> Value;
+
+    /// The move a [`Engine::MoveInfo`] is about.
+    fn move_of(info: &Self::MoveInfo) -> Self::Move;
+
+    /// What a legal move does, in a few words each (`captures`, `swaps`,
+    /// `throws again`), for the list offered to a player.
+    fn move_notes(info: &Self::MoveInfo) -> Vec<String>;
+
+    /// A legal move as a line of the numbered list offered to a player: the
+    /// move, then its notes.
+    fn move_label(info: &Self::MoveInfo) -> String {
+        let mv = Self::move_of(info).to_string();
+        let notes = Self::move_notes(info);
+        if notes.is_empty() {
+            mv
+        } else {
+            format!("{mv:<8} {}", notes.join(", "))
+        }
+    }
 
     /// A log entry in display form (`3: a2-d2x*`, `5: 12-17`, `0: -`).
     fn entry_label(entry: &LogEntry<Self>) -> String;
@@ -104,46 +116,31 @@ pub trait Engine: Rules {
     /// The route or track, drawn, for the `route` command.
     fn draw_route(variant: &Self::Variant, side: Side, style: &Style) -> String;
 
-    /// The highest bot level.
-    fn level_top(variant: &Self::Variant) -> u8;
+    /// Whether the game has a perfect level, a bot that reads a solved
+    /// table (`--table`).
+    const PERFECT: bool = false;
 
-    /// The bot of the ladder at `level` (1..99; above the top it plays the
-    /// top), or `None` for a level the game's bot refuses.
-    fn ladder_bot(level: u8, variant: &Self::Variant) -> Option<Self::Bot>;
-
-    /// A bot at a level given on the command line (`1`..`99`, `top`, or for
-    /// a game that can read a solved table `perfect`) with the `--table` the
-    /// command was given. Senet has no table, so `perfect` is a usage error.
+    /// The perfect bot for these rules, reading the solved table at
+    /// `table`. A game without one says so.
     ///
     /// # Errors
     ///
-    /// A usage error (exit 2) for a level that is not one, or that needs a
-    /// table and has none; a refusal (exit 1) for a table that cannot be
-    /// read.
-    fn bot_with_table(
-        level: &str,
+    /// A usage error (exit 2) for a game with no perfect level, or no table
+    /// given; a refusal (exit 1) for a table that cannot be read.
+    fn perfect_bot(
         variant: &Self::Variant,
-        input: &str,
         table: Option<&std::path::Path>,
+        input: &str,
     ) -> Result<Self::Bot, Failure> {
-        let _ = table;
-        let n = match parse_level(level) {
-            Some(Level::Ladder(n)) => n,
-            Some(Level::Top) => Self::level_top(variant),
-            Some(Level::Perfect) => {
-                return Err(Failure::usage(
-                    input,
-                    format!(
-                        "{} has no perfect level (no solved table); {}",
-                        Self::CMD,
-                        levels_words(Self::level_top(variant), false)
-                    ),
-                ));
-            }
-            None => return Err(level_usage::<Self>(level, variant, input, false)),
-        };
-        Self::ladder_bot(n, variant)
-            .ok_or_else(|| level_usage::<Self>(level, variant, input, false))
+        let _ = (variant, table);
+        Err(Failure::usage(
+            input,
+            format!(
+                "{} has no perfect level (no solved table); {}",
+                Self::CMD,
+                levels_words::<Self>()
+            ),
+        ))
     }
 
     /// The bot's level, for messages.
@@ -161,7 +158,7 @@ pub trait Engine: Rules {
     /// What the bot plays in a position on a roll and what it found, as the
     /// fields of its thought (`move` first), or `None` when the roll allows
     /// no move.
-    fn think(
+    fn thought_json(
         bot: &Self::Bot,
         variant: &Self::Variant,
         position: &Self::Position,
@@ -169,8 +166,24 @@ pub trait Engine: Rules {
     ) -> Option<Map<String, Value>>;
 }
 
-/// The most a bot level may be, as the reference's bot takes it.
-pub const LEVEL_ASKED_MAX: u8 = 99;
+/// Reads rules a person gave: a name, or the fields that differ from the
+/// game's default rule set, in any order (`dice_core::read_rules`); the
+/// default rule set when none are given.
+///
+/// # Errors
+///
+/// A refusal naming `input`, with the code `rules` and the rules' own code
+/// as `why`.
+pub fn parse_variant<E: Engine>(text: Option<&str>, input: &str) -> Result<E::Variant, Refused> {
+    let Some(text) = text else {
+        return Ok(E::Variant::default());
+    };
+    read_rules::<E::Variant>(text).map_err(|e| {
+        Refused::new(input, "rules", e.to_string())
+            .why(e.code())
+            .detail("text", text)
+    })
+}
 
 /// A bot level as the command line gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,8 +212,9 @@ pub fn parse_level(text: &str) -> Option<Level> {
 }
 
 /// What the levels are, in words.
-pub fn levels_words(top: u8, perfect: bool) -> String {
-    let words = if perfect {
+pub fn levels_words<E: Engine>() -> String {
+    let top = E::LEVEL_TOP;
+    let words = if E::PERFECT {
         ", top, or perfect with --table"
     } else {
         " or top"
@@ -208,33 +222,40 @@ pub fn levels_words(top: u8, perfect: bool) -> String {
     format!("a level is 1 to {LEVEL_ASKED_MAX} (above {top} the bot plays {top}){words}")
 }
 
-/// The usage error for a level that is not one.
-pub fn level_usage<E: Engine>(
+/// A bot at a level given on the command line (`1`..`99`, `top`, or for a
+/// game that can read a solved table `perfect`) with the `--table` the
+/// command was given.
+///
+/// # Errors
+///
+/// A usage error (exit 2) for a level that is not one, or that needs a
+/// table and has none; a refusal (exit 1) for a table that cannot be read.
+pub fn bot<E: Engine>(
     level: &str,
     variant: &E::Variant,
     input: &str,
-    perfect: bool,
-) -> Failure {
-    Failure::usage(
-        input,
-        format!(
-            "there is no level {level:?}: {}",
-            levels_words(E::level_top(variant), perfect)
-        ),
-    )
-}
-
-/// The legal moves for a position and a roll, as a vector.
-pub fn legal<E: Engine>(variant: &E::Variant, position: &E::Position, roll: u8) -> Vec<E::Move> {
-    let mut list = MoveList::new();
-    E::legal(variant, position, roll, &mut list);
-    list.to_vec()
+    table: Option<&std::path::Path>,
+) -> Result<E::Bot, Failure> {
+    let usage = || {
+        Failure::usage(
+            input,
+            format!("there is no level {level:?}: {}", levels_words::<E>()),
+        )
+    };
+    let level = match parse_level(level) {
+        Some(Level::Ladder(n)) => Some(n),
+        Some(Level::Top) => None,
+        Some(Level::Perfect) => return E::perfect_bot(variant, table, input),
+        None => return Err(usage()),
+    };
+    dice_core::Bot::<E>::new(level, None)
+        .map(E::Bot::from)
+        .map_err(|_| usage())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use royal_ur::{Position, Ur, Variant};
 
     #[test]
     fn levels_are_1_to_99_top_and_perfect() {
@@ -245,13 +266,5 @@ mod tests {
         for bad in ["0", "100", "05", "", "+3", "Top", "4 "] {
             assert_eq!(parse_level(bad), None, "{bad:?}");
         }
-    }
-
-    #[test]
-    fn legal_lists_moves_in_engine_order() {
-        let start = Position::start(7);
-        let moves = legal::<Ur>(&Variant::FINKEL, &start, 4);
-        assert_eq!(moves.len(), 1);
-        assert_eq!(moves[0].to_string(), "hand-a1");
     }
 }

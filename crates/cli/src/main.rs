@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 the input was refused, 2 a usage error.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
@@ -129,15 +130,12 @@ fn run(command: Command) -> Outcome {
 }
 
 fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
-    match rules {
-        Some(text) => E::parse_variant(text, "--rules"),
-        None => Ok(E::default_variant()),
-    }
+    engine::parse_variant::<E>(rules, "--rules")
 }
 
 fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
+    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
     let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
         Some(seed) => seed,
         None => input::GivenSeed::made(play::fresh_seed()),
@@ -318,8 +316,8 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
 
 fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
     let (variant, position, roll) = at::<E>(&a.at)?;
-    let bot = E::bot_with_table(&a.level, &variant, "--level", a.table.as_deref())?;
-    let thought = E::think(&bot, &variant, &position, roll);
+    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
+    let thought = E::thought_json(&bot, &variant, &position, roll);
     if a.json {
         let value = thought.map_or_else(|| json!({ "move": null }), Value::Object);
         return emit(&format!("{value}\n"));
@@ -333,8 +331,8 @@ fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
 
 fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
     let variant = variant::<E>(a.rules.as_deref())?;
-    let light = E::bot_with_table(&a.light, &variant, "--light", a.table.as_deref())?;
-    let dark = E::bot_with_table(&a.dark, &variant, "--dark", a.table.as_deref())?;
+    let light = engine::bot::<E>(&a.light, &variant, "--light", a.table.as_deref())?;
+    let dark = engine::bot::<E>(&a.dark, &variant, "--dark", a.table.as_deref())?;
     let seed = Seed::new(a.seed.as_bytes())
         .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
     let run = selfplay::Run::<E> {
@@ -359,7 +357,7 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
     } else {
         a.rules
             .iter()
-            .map(|r| E::parse_variant(r, "--rules"))
+            .map(|r| variant::<E>(Some(r)))
             .collect::<Result<Vec<_>, _>>()?
     };
     let seed = Seed::new(a.seed.as_bytes())

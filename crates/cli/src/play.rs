@@ -221,10 +221,9 @@ impl<E: Engine> Session<'_, E> {
         let Some(roll) = self.game.roll() else {
             return Vec::new();
         };
-        self.game
-            .legal()
+        E::move_infos(self.game.variant(), self.game.position(), roll)
             .iter()
-            .map(|&mv| E::move_label(self.game.variant(), self.game.position(), roll, mv))
+            .map(E::move_label)
             .collect()
     }
 
@@ -252,7 +251,7 @@ impl<E: Engine> Session<'_, E> {
     fn undo(&mut self) -> std::io::Result<()> {
         let before = self.game.ply();
         let mut undone = false;
-        while self.game.undo() {
+        while self.game.undo().is_ok() {
             undone = true;
             match (self.opts.mode, self.game.side()) {
                 (Mode::Bot, Some(side)) if side != self.opts.human => continue,
@@ -295,7 +294,7 @@ impl<E: Engine> Session<'_, E> {
                 self.start()?;
             }
             "resign" => {
-                if self.game.resign(None) {
+                if self.game.resign(None).is_ok() {
                     self.say("resigned.")?;
                 }
             }
@@ -311,7 +310,7 @@ impl<E: Engine> Session<'_, E> {
             }
             "level" => {
                 let table = self.opts.table.as_deref();
-                match E::bot_with_table(rest, self.game.variant(), "level", table) {
+                match crate::engine::bot::<E>(rest, self.game.variant(), "level", table) {
                     Ok(bot) => {
                         self.opts.bot = bot;
                         self.say(&format!(
@@ -395,7 +394,7 @@ impl<E: Engine> Session<'_, E> {
 pub fn make_game<E: Engine>(opts: &Options<E>) -> Result<Game<E>, Refused> {
     let mut setup = Setup::new(Dice::Seeded(opts.seed.seed.clone()), opts.variant.clone());
     if let Some(first) = opts.first {
-        setup = setup.first(first);
+        setup = setup.with_first(first);
     }
     Game::new(setup).map_err(|e| Refused::new("--seed", e.code(), e.to_string()))
 }

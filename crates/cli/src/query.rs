@@ -4,7 +4,7 @@
 use dice_core::{Faces, Game, LogEntry, ParseRecordError, PlayError, ReplayError, Seed, Side};
 use serde_json::{Map, Value, json};
 
-use crate::engine::{Engine, legal};
+use crate::engine::Engine;
 use crate::error::Refused;
 use crate::style::Style;
 
@@ -22,7 +22,7 @@ pub fn game_json<E: Engine>(game: &Game<E>) -> Value {
         "position": E::position_text(game.position()),
         "key": E::key_text(game.position(), game.variant()),
         "ply": game.ply(),
-        "rolls": game.rolls(),
+        "rolls": game.throws(),
         "side": game.side().map(Side::as_str),
         "roll": game.roll(),
         "legal": game.legal().iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -55,10 +55,10 @@ pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
         home(Side::Dark)
     );
     Some(match (o.winner, o.how) {
-        (Some(w), dice_core::How::Home) => {
+        (Some(w), dice_core::Ending::Home) => {
             format!("{w} wins with every piece home ({score}) after {plies} plies.")
         }
-        (Some(w), dice_core::How::Resign) => {
+        (Some(w), dice_core::Ending::Resign) => {
             format!(
                 "{} resigns: {w} wins ({score}) after {plies} plies.",
                 w.other()
@@ -124,7 +124,9 @@ pub fn record_refusal(input: &str, e: &ParseRecordError) -> Refused {
 ///
 /// A refusal naming the line or the ply.
 pub fn replay<E: Engine>(input: &str, text: &str, rules: Option<&str>) -> Result<Game<E>, Refused> {
-    let variant = rules.map(|r| E::parse_variant(r, "--rules")).transpose()?;
+    let variant = rules
+        .map(|r| crate::engine::parse_variant::<E>(Some(r), "--rules"))
+        .transpose()?;
     Game::<E>::replay_text(text, variant).map_err(|e| replay_refusal(input, &e))
 }
 
@@ -152,7 +154,7 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
         E::position_text(game.position()),
         E::key_text(game.position(), game.variant()),
         game.ply(),
-        game.rolls()
+        game.throws()
     ));
     match result_line(game) {
         Some(line) => out.push_str(&format!("{line}\n")),
@@ -240,7 +242,7 @@ pub fn inconsistency<E: Engine>(
 ///
 /// `roll` when the dice cannot make it.
 pub fn check_roll<E: Engine>(roll: u8) -> Result<u8, Refused> {
-    let low = u8::from(E::CMD != "ur");
+    let low = E::ROLL_MIN;
     if (low..=E::MAX_ROLL).contains(&roll) {
         Ok(roll)
     } else {
@@ -263,29 +265,21 @@ pub fn moves<E: Engine>(
     roll: u8,
     json_out: bool,
 ) -> String {
-    let list = legal::<E>(variant, position, roll);
+    let infos = E::move_infos(variant, position, roll);
     if json_out {
-        let moves: Vec<Value> = list
-            .iter()
-            .map(|&mv| E::move_json(variant, position, roll, mv))
-            .collect();
+        let moves: Vec<Value> = infos.iter().map(E::move_json).collect();
         return format!("{}\n", json!({ "moves": moves }));
     }
-    if list.is_empty() {
+    if infos.is_empty() {
         return format!(
             "{} has no move on a roll of {roll}: the turn is lost.\n",
             E::side(position)
         );
     }
-    list.iter()
+    infos
+        .iter()
         .enumerate()
-        .map(|(i, &mv)| {
-            format!(
-                "{:>2}. {}\n",
-                i + 1,
-                E::move_label(variant, position, roll, mv)
-            )
-        })
+        .map(|(i, info)| format!("{:>2}. {}\n", i + 1, E::move_label(info)))
         .collect()
 }
 

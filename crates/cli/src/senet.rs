@@ -1,7 +1,7 @@
 //! Senet behind [`Engine`].
 
-use dice_core::{Faces, Game, LogEntry, Rules, Side};
-use senet::{Bot, Dest, Flags, Move, Position, Senet, Variant};
+use dice_core::{Faces, Game, LogEntry, Side};
+use senet::{Bot, Flags, House, Move, MoveInfo, Place, Position, Senet, Variant, display_entry};
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
@@ -39,18 +39,12 @@ fn sticks_text(faces: Faces, style: &Style) -> String {
         .collect()
 }
 
-fn dest_json(dest: Dest) -> Value {
-    match dest.house() {
-        Some(h) => json!(h),
+/// A place as JSON: the house's number, or `"off"`.
+fn place_json(place: Place) -> Value {
+    match place.house() {
+        Some(h) => json!(h.number()),
         None => json!("off"),
     }
-}
-
-/// Where a listed move leaves its piece: the move's own answer, or the
-/// rules' when the move does not know.
-fn ends(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Dest, Flags) {
-    let (_, flags) = Senet::apply(variant, position, roll, mv);
-    (mv.ends().or(flags.ends).unwrap_or(mv.to()), flags)
 }
 
 /// The houses of the three rows in drawing order: 1..10, 20..11, 21..30.
@@ -67,23 +61,14 @@ fn rows() -> [[u8; 10]; 3] {
 impl Engine for Senet {
     const CMD: &'static str = "senet";
     const CAPTURE_WORD: &'static str = "swaps";
+    /// Four sticks always move: none marked is a 5.
+    const ROLL_MIN: u8 = 1;
 
     type Bot = Bot;
-
-    fn default_variant() -> Variant {
-        Variant::KENDALL
-    }
+    type MoveInfo = MoveInfo;
 
     fn named_variants() -> Vec<Variant> {
         vec![Variant::KENDALL, Variant::SKYRUK]
-    }
-
-    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        Variant::parse_lenient(text).map_err(|e| {
-            Refused::new(input, "rules", e.to_string())
-                .why(e.code())
-                .detail("text", text)
-        })
     }
 
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
@@ -91,7 +76,7 @@ impl Engine for Senet {
             Refused::new(
                 input,
                 e.code(),
-                format!("{text:?} is not a position: {}", e.kind.message()),
+                format!("{text:?} is not a position: {}", e.kind().message()),
             )
             .detail("text", text)
         })
@@ -105,7 +90,7 @@ impl Engine for Senet {
     }
 
     fn places_json(mv: Move) -> (Value, Value) {
-        (json!(mv.from()), dest_json(mv.to()))
+        (json!(mv.from().number()), place_json(mv.to()))
     }
 
     fn position_text(position: &Position) -> String {
@@ -116,46 +101,45 @@ impl Engine for Senet {
         position.key(variant).to_string()
     }
 
-    fn move_json(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Value {
-        let (end, flags) = ends(variant, position, roll, mv);
+    fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
+        position.move_infos(variant, roll).collect()
+    }
+
+    fn move_json(info: &MoveInfo) -> Value {
         json!({
-            "move": mv.to_string(),
-            "to": dest_json(mv.to()),
-            "ends": dest_json(end),
-            "swap": mv.is_swap() || flags.swap,
-            "backward": mv.is_backward(),
+            "move": info.mv().to_string(),
+            "to": place_json(info.to()),
+            "ends": place_json(info.ends()),
+            "swap": info.swap(),
+            "backward": info.is_backward(),
         })
     }
 
-    fn move_label(variant: &Variant, position: &Position, roll: u8, mv: Move) -> String {
-        let (end, flags) = ends(variant, position, roll, mv);
+    fn move_of(info: &MoveInfo) -> Move {
+        info.mv()
+    }
+
+    fn move_notes(info: &MoveInfo) -> Vec<String> {
         let mut notes = Vec::new();
-        if mv.is_backward() {
+        if info.is_backward() {
             notes.push("backward".to_owned());
         }
-        if flags.swap {
+        if info.swap() {
             notes.push("swaps".to_owned());
         }
-        if end != mv.to() {
-            notes.push(format!("ends on {end}"));
-        } else if end == Dest::Off {
+        if info.ends() != info.to() {
+            notes.push(format!("ends on {}", info.ends()));
+        } else if info.ends() == Place::Off {
             notes.push("bears off".to_owned());
         }
-        if flags.again {
+        if info.again() {
             notes.push("throws again".to_owned());
         }
-        if notes.is_empty() {
-            mv.to_string()
-        } else {
-            format!("{:<8} {}", mv.to_string(), notes.join(", "))
-        }
+        notes
     }
 
     fn entry_label(entry: &LogEntry<Senet>) -> String {
-        match entry.mv {
-            Some(mv) => format!("{}: {mv}", entry.roll),
-            None => format!("{}: -", entry.roll),
-        }
+        display_entry(entry)
     }
 
     fn narrate(_variant: &Variant, entry: &LogEntry<Senet>, style: &Style) -> String {
@@ -192,10 +176,12 @@ impl Engine for Senet {
             ));
         }
         match entry.flags.ends {
-            Some(Dest::Off) => text.push_str(", bearing the piece off"),
-            Some(Dest::House(27)) => text.push_str(", into the water, where it stands"),
-            Some(Dest::House(h)) if Some(h) != mv.to().house() => {
-                if mv.to().house() >= Some(27) || mv.from() >= 26 {
+            Some(Place::Off) => text.push_str(", bearing the piece off"),
+            Some(Place::House(House::WATER)) => {
+                text.push_str(", into the water, where it stands");
+            }
+            Some(Place::House(h)) if Some(h) != mv.to().house() => {
+                if mv.to().house() >= Some(House::WATER) || mv.from() >= House::HAPPINESS {
                     text.push_str(&format!(", falls into the water and is reborn on {h}"));
                 } else {
                     text.push_str(&format!(" and ends on {h}"));
@@ -226,9 +212,9 @@ impl Engine for Senet {
         let mut landed = [false; 32];
         for entry in last {
             if let Some(mv) = entry.mv {
-                left[usize::from(mv.from())] = true;
-                if let Some(Dest::House(h)) = entry.flags.ends {
-                    landed[usize::from(h)] = true;
+                left[usize::from(mv.from().number())] = true;
+                if let Some(Place::House(h)) = entry.flags.ends {
+                    landed[usize::from(h.number())] = true;
                 }
             }
         }
@@ -244,7 +230,7 @@ impl Engine for Senet {
             out.push('\n');
             out.push_str("  ");
             for &h in row {
-                let glyph = match position.at(h).ok().flatten() {
+                let glyph = match House::new(h).and_then(|h| position.at(h)) {
                     Some(side) => piece(side, style),
                     None => style.paint(house_glyph(h, style), Paint::Dim),
                 };
@@ -323,14 +309,6 @@ impl Engine for Senet {
         out
     }
 
-    fn level_top(_variant: &Variant) -> u8 {
-        senet::LEVEL_MAX
-    }
-
-    fn ladder_bot(level: u8, _variant: &Variant) -> Option<Bot> {
-        Bot::new(level).ok()
-    }
-
     fn bot_level(bot: &Bot) -> u8 {
         bot.level()
     }
@@ -339,15 +317,25 @@ impl Engine for Senet {
         bot.choose(game)
     }
 
-    /// The fields of Senet's thought: `move level index depth value nodes`.
-    fn think(
+    /// The fields of Senet's thought: `move level index depth value nodes`,
+    /// the value 0 when the bot did not search.
+    fn thought_json(
         bot: &Bot,
         variant: &Variant,
         position: &Position,
         roll: u8,
     ) -> Option<Map<String, Value>> {
-        match serde_json::to_value(bot.think(variant, position, roll)?) {
-            Ok(Value::Object(map)) => Some(map),
+        let t = bot.think(variant, position, roll)?;
+        let fields = json!({
+            "move": t.mv.to_string(),
+            "level": t.level,
+            "index": t.index,
+            "depth": t.depth,
+            "value": t.value.unwrap_or(0),
+            "nodes": t.nodes,
+        });
+        match fields {
+            Value::Object(map) => Some(map),
             _ => None,
         }
     }

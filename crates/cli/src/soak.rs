@@ -2,17 +2,18 @@
 //! checked after every step.
 //!
 //! Game `i` of a run seeded with `S` is thrown from the seed `S:i` (as in
-//! self-play), and its moves are chosen by a xorshift generator seeded from
-//! the same bytes, so any failure is reproduced by its seed and index alone.
+//! self-play), and its moves are chosen by dice-core's `Xorshift` seeded
+//! from the same bytes, so any failure is reproduced by its seed and index alone.
 //!
 //! After every step (a move and the turns lost after it) the soak checks:
 //!
 //! * the game's own bookkeeping: the log has one entry a ply, the roll in
 //!   hand has a move, a finished game offers none and refuses a move;
-//! * the position: pieces conserved (Ur: hand + board + home; Senet: board +
-//!   home), no square held twice, homes never shrink, nobody on 27 under
-//!   `water=reborn` (kendall), the position text reads back to the same
-//!   position, the key is well formed and says what the board says;
+//! * the position, by the game's own whole-position checker
+//!   (`Position::check`: pieces conserved, no square held twice, nobody off
+//!   the board or off their route, nobody on 27 under `water=reborn`, the
+//!   key laid out as the board says, ...); homes never shrink; the position
+//!   text reads back to the same position;
 //! * undo, on every step: undo gives back the game before the move and
 //!   playing the same move again gives the game after it, compared by what a
 //!   caller sees (position, ply, throws, roll, faces, legal moves, log length
@@ -28,7 +29,7 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side};
+use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side, Xorshift};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::engine::Engine;
@@ -37,214 +38,52 @@ use crate::selfplay::game_seed;
 /// How many failures are printed one by one before they are only counted.
 const SHOWN_FAILURES: u64 = 20;
 
-/// What a game needs for the soak beyond [`Engine`]: its position invariants
-/// and a way to name an arbitrary, probably illegal, move.
+/// What a game needs for the soak beyond [`Engine`]: a way to name an
+/// arbitrary, probably illegal, move. Everything else the soak checks is
+/// generic: the position through the game's own whole-position checker
+/// ([`Engine::inconsistency`], its `Position::check`), its text through
+/// [`Engine::parse_position`].
 pub trait Soak: Engine {
-    /// Checks a position reached in play, `before` being the one before the
-    /// step (for what may only grow, such as homes).
-    ///
-    /// # Errors
-    ///
-    /// What is wrong, in words.
-    fn check_position(
-        variant: &Self::Variant,
-        position: &Self::Position,
-        before: &Self::Position,
-    ) -> Result<(), String>;
-
-    /// Some well-formed move made from random bits.
-    fn any_move(bits: u64) -> Self::Move;
+    /// Some well-formed move made from random bits (`None` only when the
+    /// game cannot make one, which neither game does).
+    fn any_move(bits: u64) -> Option<Self::Move>;
 }
 
 impl Soak for royal_ur::Ur {
-    fn check_position(
-        variant: &royal_ur::Variant,
-        p: &royal_ur::Position,
-        before: &royal_ur::Position,
-    ) -> Result<(), String> {
-        let pieces = variant.pieces();
-        for side in Side::ALL {
-            let total = p.hand(side) + p.on_board(side) + p.home(side);
-            if total != pieces {
-                return Err(format!(
-                    "{side} has {total} pieces (hand {} + board {} + home {}), not {pieces}",
-                    p.hand(side),
-                    p.on_board(side),
-                    p.home(side)
-                ));
-            }
-            if p.home(side) < before.home(side) {
-                return Err(format!("{side}'s home shrank"));
-            }
-            if p.board_mask(side) >> royal_ur::CELLS != 0 {
-                return Err(format!("{side} stands off the board"));
-            }
-        }
-        if p.board_mask(Side::Light) & p.board_mask(Side::Dark) != 0 {
-            return Err("two pieces on one square".to_owned());
-        }
-        if let Err(e) = p.check(variant) {
-            return Err(format!("the position cannot occur: {e}"));
-        }
-        let text = p.to_string();
-        match royal_ur::Position::parse(&text) {
-            Ok(back) if back == *p => {}
-            Ok(_) => return Err(format!("{text:?} reads back as another position")),
-            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
-        }
-        let key = p.key();
-        let shown = key.to_string();
-        if shown.len() != 12
-            || !shown
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        {
-            return Err(format!("key {shown:?} is not 12 lowercase hex digits"));
-        }
-        let bits = key.bits();
-        let mut want = 0u64;
-        for square in royal_ur::Square::ALL {
-            let code = match p.at(square) {
-                None => 0u64,
-                Some(Side::Light) => 1,
-                Some(Side::Dark) => 2,
-            };
-            want |= code << (2 * square.cell());
-        }
-        want |= u64::from(p.home(Side::Light)) << 40;
-        want |= u64::from(p.home(Side::Dark)) << 43;
-        want |= (p.side().index() as u64) << 46;
-        if bits != want {
-            return Err(format!("key {shown} is not the board's {want:012x}"));
-        }
-        Ok(())
-    }
-
-    fn any_move(bits: u64) -> royal_ur::Move {
+    fn any_move(bits: u64) -> Option<royal_ur::Move> {
         use royal_ur::{Move, Place, Square};
         let place = |b: u64| match b % 22 {
             20 => Place::Hand,
             21 => Place::Home,
             c => Square::from_cell(c as usize).map_or(Place::Hand, Place::Square),
         };
-        // A move from home or to the hand is not a move at all; fall back to
-        // the default, which the rules then judge.
-        Move::new(place(bits), place(bits >> 8)).unwrap_or_default()
+        // A move from home or to the hand is not a move at all; it becomes
+        // hand-home, which no roll allows and the rules then judge.
+        match (place(bits), place(bits >> 8)) {
+            (Place::Home, _) | (_, Place::Hand) => Move::new(Place::Hand, Place::Home),
+            (from, to) => Move::new(from, to),
+        }
+        .ok()
     }
 }
 
 impl Soak for ::senet::Senet {
-    fn check_position(
-        variant: &::senet::Variant,
-        p: &::senet::Position,
-        before: &::senet::Position,
-    ) -> Result<(), String> {
-        let pieces = variant.piece_count();
-        let (light, dark) = (p.bits(Side::Light), p.bits(Side::Dark));
-        for side in Side::ALL {
-            let board = p.on_board(side);
-            let home = p.home(side, variant);
-            if board > pieces || board + home != pieces {
-                return Err(format!(
-                    "{side} has {board} on the board and {home} home, not {pieces}"
-                ));
-            }
-            if home < before.home(side, variant) {
-                return Err(format!("{side}'s home shrank"));
-            }
-            if p.bits(side) >> 30 != 0 {
-                return Err(format!("{side} stands off the board"));
-            }
-        }
-        if light & dark != 0 {
-            return Err("two pieces on one house".to_owned());
-        }
-        if variant.water == ::senet::Water::Reborn && (light | dark) & (1 << 26) != 0 {
-            return Err("a piece stands on 27 although the water sends it back".to_owned());
-        }
-        if !p.is_consistent(variant) {
-            let why = p.check(variant).err().map(|e| e.to_string());
-            return Err(format!(
-                "the position cannot occur: {}",
-                why.as_deref()
-                    .unwrap_or("two pieces on a house, or one off the board")
-            ));
-        }
-        let text = p.to_string();
-        match ::senet::Position::parse(&text, variant) {
-            Ok(back) if back == *p => {}
-            Ok(_) => return Err(format!("{text:?} reads back as another position")),
-            Err(e) => return Err(format!("{text:?} does not read back: {e}")),
-        }
-        let key = p.key(variant);
-        let shown = key.to_string();
-        if shown.len() != 16
-            || !shown
-                .bytes()
-                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-        {
-            return Err(format!("key {shown:?} is not 16 lowercase hex digits"));
-        }
-        let mut want = 0u64;
-        for house in 0..30u32 {
-            if light >> house & 1 != 0 {
-                want |= 1 << (2 * house);
-            }
-            if dark >> house & 1 != 0 {
-                want |= 2 << (2 * house);
-            }
-        }
-        if p.side() == Side::Dark {
-            want |= 1 << 60;
-        }
-        if p.bound(variant).is_some() {
-            want |= 1 << 61;
-        }
-        if key.0 != want {
-            return Err(format!("key {shown} is not the board's {want:016x}"));
-        }
-        Ok(())
-    }
-
-    fn any_move(bits: u64) -> ::senet::Move {
-        use ::senet::{Dest, Move};
-        let from = (bits % 30) as u8 + 1;
+    fn any_move(bits: u64) -> Option<::senet::Move> {
+        use ::senet::{House, Move, Place};
+        let from = House::new((bits % 30) as u8 + 1)?;
         let to = match (bits >> 8) % 31 {
-            30 => Dest::Off,
-            h => Dest::House(h as u8 + 1),
+            30 => Place::Off,
+            h => Place::House(House::new(h as u8 + 1)?),
         };
-        Move::new(from, to).unwrap_or_default()
-    }
-}
-
-/// A small xorshift generator: the soak's only source of choices.
-#[derive(Clone, Debug)]
-pub struct Xorshift(u64);
-
-impl Xorshift {
-    /// A generator seeded from bytes (FNV-1a of them, never zero).
-    pub fn from_bytes(bytes: &[u8]) -> Xorshift {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        Xorshift(h | 1)
-    }
-
-    /// The next 64 bits (xorshift64*).
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
+        // A move to its own house is not a move at all; it becomes one no
+        // roll allows either: off from 1..25 (never the roll's place), or
+        // one house back from 26..30 (where nothing moves backward).
+        let to = match to.house() {
+            Some(h) if h == from && h < House::HAPPINESS => Place::Off,
+            Some(h) if h == from => Place::House(House::new(h.number() - 1)?),
+            _ => to,
+        };
+        Move::new(from, to).ok()
     }
 }
 
@@ -308,11 +147,11 @@ pub fn soak_game<E: Soak>(
         // a refused illegal move and undo must leave the game exactly equal,
         // log, undo stack and all. Every other step compares what a caller
         // sees of the game (`Glance`), which is cheap.
-        let full = rng.next() & 7 == 0;
+        let full = rng.next_u64() & 7 == 0;
         let before = if full {
-            let wrong = E::any_move(rng.next());
+            let wrong = E::any_move(rng.next_u64());
             let kept = game.clone();
-            if !game.legal().contains(&wrong) {
+            if let Some(wrong) = wrong.filter(|mv| !game.legal().contains(mv)) {
                 match game.play(wrong) {
                     Err(PlayError::Refused { .. }) if game == kept => totals.refusals += 1,
                     Err(PlayError::Refused { .. }) => {
@@ -337,7 +176,7 @@ pub fn soak_game<E: Soak>(
         let after_glance = Glance::of(&game);
         let after = full.then(|| game.clone());
         let ply = game.ply();
-        if !game.undo()
+        if game.undo().is_err()
             || Glance::of(&game) != glance
             || before.as_ref().is_some_and(|b| *b != game)
         {
@@ -354,7 +193,7 @@ pub fn soak_game<E: Soak>(
         before_pos = *game.position();
     }
     if !game.legal().is_empty()
-        || !matches!(game.play(E::Move::default()), Err(PlayError::GameOver))
+        || !E::any_move(0).is_some_and(|mv| matches!(game.play(mv), Err(PlayError::GameOver)))
     {
         return Err(fail(&game, "a finished game still takes moves".to_owned()));
     }
@@ -398,7 +237,7 @@ pub fn soak_game<E: Soak>(
 struct Glance<E: Soak> {
     position: E::Position,
     ply: u32,
-    rolls: u64,
+    throws: u64,
     roll: Option<u8>,
     faces: Option<dice_core::Faces>,
     legal: MoveList<E::Move>,
@@ -415,7 +254,7 @@ impl<E: Soak> Glance<E> {
         Glance {
             position: *game.position(),
             ply: game.ply(),
-            rolls: game.rolls(),
+            throws: game.throws(),
             roll: game.roll(),
             faces: game.faces(),
             legal,
@@ -434,7 +273,35 @@ fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), Strin
             game.ply()
         ));
     }
-    E::check_position(game.variant(), game.position(), before)
+    check_position::<E>(game.variant(), game.position(), before)
+}
+
+/// Checks a position reached in play, `before` being the one before the
+/// step: the game's whole-position checker, homes that never shrink, and
+/// the position's text reading back to it.
+///
+/// # Errors
+///
+/// What is wrong, in words.
+pub fn check_position<E: Engine>(
+    variant: &E::Variant,
+    position: &E::Position,
+    before: &E::Position,
+) -> Result<(), String> {
+    if let Some((code, why)) = E::inconsistency(variant, position) {
+        return Err(format!("the position cannot occur ({code}): {why}"));
+    }
+    for side in Side::ALL {
+        if E::home(variant, position, side) < E::home(variant, before, side) {
+            return Err(format!("{side}'s home shrank"));
+        }
+    }
+    let text = E::position_text(position);
+    match E::parse_position(&text, variant, "soak") {
+        Ok(back) if back == *position => Ok(()),
+        Ok(_) => Err(format!("{text:?} reads back as another position")),
+        Err(e) => Err(format!("{text:?} does not read back: {e}")),
+    }
 }
 
 /// Runs `games` soak games under one rule set, from game index `from`.
@@ -555,19 +422,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn xorshift_is_deterministic_and_spread() {
-        let mut a = Xorshift::from_bytes(b"soak:0");
-        let mut b = Xorshift::from_bytes(b"soak:0");
-        let mut seen = [0u32; 5];
-        for _ in 0..5000 {
-            let x = a.below(5);
-            assert_eq!(x, b.below(5));
-            seen[x] += 1;
-        }
-        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
-    }
-
-    #[test]
     fn a_few_games_of_each_named_rule_set_pass() {
         let base = Seed::new("unit").unwrap();
         for v in [royal_ur::Variant::FINKEL, royal_ur::Variant::MASTERS] {
@@ -584,11 +438,13 @@ mod tests {
 
     #[test]
     fn a_broken_invariant_is_caught() {
-        let start = royal_ur::Position::start(7);
+        let finkel = royal_ur::Variant::FINKEL;
+        let start = royal_ur::Position::start(&finkel, Side::Light);
         let short = start.with_hand(Side::Light, 6).unwrap();
-        let err =
-            <royal_ur::Ur as Soak>::check_position(&royal_ur::Variant::FINKEL, &short, &start)
-                .unwrap_err();
-        assert!(err.contains("pieces"), "{err}");
+        let err = check_position::<royal_ur::Ur>(&finkel, &short, &start).unwrap_err();
+        assert!(err.contains("(pieces)"), "{err}");
+        let home = royal_ur::Position::parse("4xx2/8/4xx2 l 6 1 7 0").unwrap();
+        let err = check_position::<royal_ur::Ur>(&finkel, &start, &home).unwrap_err();
+        assert_eq!(err, "light's home shrank");
     }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
 
 use crate::cli::{AnalyseArgs, GameName, SolveArgs};
-use crate::engine::Engine;
+use crate::engine::parse_variant;
 use crate::error::{Outcome, Refused};
 use crate::ur::table_refusal;
 use crate::{emit, input, query};
@@ -73,7 +73,7 @@ fn show(bar: &ProgressBar, p: &Progress) {
 
 /// `race solve RULES --out PATH`.
 pub fn solve_cmd(a: &SolveArgs) -> Outcome {
-    let mut variant = Ur::parse_variant(&a.rules, "RULES")?;
+    let mut variant = parse_variant::<Ur>(Some(&a.rules), "RULES")?;
     if let Some(n) = a.pieces {
         variant = variant.with_pieces(n).map_err(|e| {
             Refused::new("--pieces", "rules", e.to_string())
@@ -108,7 +108,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     if a.json {
         let report = json!({
             "ok": true,
-            "rules": variant.describe(),
+            "rules": variant.spelled_out(),
             "first_mover": first,
             "sweeps": stats.sweeps,
             "policy_sweeps": stats.policy_sweeps,
@@ -136,7 +136,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
          cpu time       {cpu}\n\
          peak memory    {peak}\n\
          table          {out} ({} states, {})\n",
-        variant.describe(),
+        variant.spelled_out(),
         first * 100.0,
         first,
         stats.sweeps,
@@ -173,14 +173,14 @@ pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
         })?;
         let value = json!({
             "ok": true,
-            "rules": game.variant().describe(),
+            "rules": game.variant().spelled_out(),
             "turns": value["turns"],
             "light": value["light"],
             "dark": value["dark"],
         });
         return emit(&format!("{value}\n"));
     }
-    emit(&analysis_text(&report, &game.variant().describe()))
+    emit(&analysis_text(&report, &game.variant().spelled_out()))
 }
 
 fn pct(x: f64) -> String {

@@ -3,13 +3,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use dice_core::{Faces, Game, LogEntry, Rules, Side};
+use dice_core::{Faces, Game, LogEntry, Side};
 use royal_ur::{
-    Flags, LEVEL_TOP, Place, Position, Route, Square, Ur, Variant, display_entry, display_move,
+    Flags, LEVEL_TOP, MoveInfo, Place, Position, Route, Square, Ur, Variant, display_entry,
 };
 use serde_json::{Map, Value, json};
 
-use crate::engine::{Engine, Level, level_usage, parse_level};
+use crate::engine::Engine;
 use crate::error::{Failure, Refused};
 use crate::input::io_words;
 use crate::style::{Paint, Style};
@@ -22,6 +22,12 @@ pub enum UrBot {
     Ladder(royal_ur::Bot),
     /// The best move by the table (shared: a table is a memory map).
     Perfect(Arc<ur_solve::PerfectBot<ur_solve::Table>>),
+}
+
+impl From<royal_ur::Bot> for UrBot {
+    fn from(bot: royal_ur::Bot) -> UrBot {
+        UrBot::Ladder(bot)
+    }
 }
 
 /// A table refusal: exit 1 with the table error's code (`missing`,
@@ -66,23 +72,15 @@ fn place_words(place: Place) -> String {
 impl Engine for Ur {
     const CMD: &'static str = "ur";
     const CAPTURE_WORD: &'static str = "captures";
+    /// A throw of nothing moves nothing under finkel's dice (spec §17: a
+    /// roll is 0 to 4).
+    const ROLL_MIN: u8 = 0;
 
     type Bot = UrBot;
-
-    fn default_variant() -> Variant {
-        Variant::FINKEL
-    }
+    type MoveInfo = MoveInfo;
 
     fn named_variants() -> Vec<Variant> {
         vec![Variant::FINKEL, Variant::MASTERS]
-    }
-
-    fn parse_variant(text: &str, input: &str) -> Result<Variant, Refused> {
-        Variant::parse_lenient(text).map_err(|e| {
-            Refused::new(input, "rules", e.to_string())
-                .why(e.code())
-                .detail("text", text)
-        })
     }
 
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
@@ -117,37 +115,35 @@ impl Engine for Ur {
         position.key().to_string()
     }
 
-    fn move_json(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> Value {
-        let (_, flags) = Ur::apply(variant, position, roll, mv);
+    fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
+        position.move_infos(variant, roll).collect()
+    }
+
+    fn move_json(info: &MoveInfo) -> Value {
         json!({
-            "move": mv.to_string(),
-            "display": display_move(mv, roll, flags),
-            "captures": flags.captures,
-            "rosette": flags.rosette,
-            "home": flags.home,
+            "move": info.mv().to_string(),
+            "display": info.to_string(),
+            "captures": info.captures(),
+            "rosette": info.rosette(),
+            "home": info.home(),
         })
     }
 
-    fn move_label(variant: &Variant, position: &Position, roll: u8, mv: royal_ur::Move) -> String {
-        let (_, flags) = Ur::apply(variant, position, roll, mv);
-        let mut notes = Vec::new();
-        if flags.captures {
-            notes.push("captures");
-        }
-        if flags.rosette {
-            notes.push("rosette, throws again");
-        }
-        if flags.home {
-            notes.push("home");
-        }
-        if mv.from() == Place::Hand {
-            notes.push("enters");
-        }
-        if notes.is_empty() {
-            mv.to_string()
-        } else {
-            format!("{:<8} {}", mv.to_string(), notes.join(", "))
-        }
+    fn move_of(info: &MoveInfo) -> royal_ur::Move {
+        info.mv()
+    }
+
+    fn move_notes(info: &MoveInfo) -> Vec<String> {
+        [
+            (info.captures(), "captures"),
+            (info.rosette(), "rosette, throws again"),
+            (info.home(), "home"),
+            (info.from() == Place::Hand, "enters"),
+        ]
+        .into_iter()
+        .filter(|&(applies, _)| applies)
+        .map(|(_, note)| note.to_owned())
+        .collect()
     }
 
     fn entry_label(entry: &LogEntry<Ur>) -> String {
@@ -320,39 +316,18 @@ impl Engine for Ur {
         out
     }
 
-    fn level_top(_variant: &Variant) -> u8 {
-        LEVEL_TOP
-    }
+    const PERFECT: bool = true;
 
-    fn ladder_bot(level: u8, _variant: &Variant) -> Option<UrBot> {
-        royal_ur::Bot::new(Some(level), None)
-            .ok()
-            .map(UrBot::Ladder)
-    }
-
-    fn bot_with_table(
-        level: &str,
-        variant: &Variant,
-        input: &str,
-        table: Option<&Path>,
-    ) -> Result<UrBot, Failure> {
-        let n = match parse_level(level) {
-            Some(Level::Ladder(n)) => n,
-            Some(Level::Top) => LEVEL_TOP,
-            Some(Level::Perfect) => {
-                let Some(path) = table else {
-                    return Err(Failure::usage(
-                        input,
-                        "perfect needs --table PATH, the table `race solve` wrote for these rules",
-                    ));
-                };
-                let table = ur_solve::Table::open_for(path, variant)
-                    .map_err(|e| table_refusal("--table", &e))?;
-                return Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))));
-            }
-            None => return Err(level_usage::<Ur>(level, variant, input, true)),
+    fn perfect_bot(variant: &Variant, table: Option<&Path>, input: &str) -> Result<UrBot, Failure> {
+        let Some(path) = table else {
+            return Err(Failure::usage(
+                input,
+                "perfect needs --table PATH, the table `race solve` wrote for these rules",
+            ));
         };
-        Self::ladder_bot(n, variant).ok_or_else(|| level_usage::<Ur>(level, variant, input, true))
+        let table =
+            ur_solve::Table::open_for(path, variant).map_err(|e| table_refusal("--table", &e))?;
+        Ok(UrBot::Perfect(Arc::new(ur_solve::PerfectBot::new(table))))
     }
 
     /// The perfect bot counts as one above the top level.
@@ -381,7 +356,7 @@ impl Engine for Ur {
     /// `think`): `move level index depth value nodes stopped`, with
     /// `stopped` 0 or 1. The perfect bot's is `move level index value`, its
     /// value the mover's chance to win after the move.
-    fn think(
+    fn thought_json(
         bot: &UrBot,
         variant: &Variant,
         position: &Position,
@@ -389,7 +364,7 @@ impl Engine for Ur {
     ) -> Option<Map<String, Value>> {
         let value = match bot {
             UrBot::Ladder(b) => {
-                let t = b.think(position, roll, variant)?;
+                let t = b.think(variant, position, roll)?;
                 json!({
                     "move": t.mv.to_string(),
                     "level": t.level,

@@ -394,7 +394,7 @@ fn perft_counts() {
     // the library's whole walk.
     for depth in [2u32, 3, 5] {
         let v = json(&race(&["perft", "ur", "--depth", &depth.to_string(), "--json"]).out);
-        let start = royal_ur::Position::start(7);
+        let start = royal_ur::Position::start(&royal_ur::Variant::FINKEL, dice_core::Side::Light);
         let whole = dice_core::walk::<royal_ur::Ur>(&royal_ur::Variant::FINKEL, &start, depth);
         assert_eq!(
             (

@@ -139,7 +139,7 @@ fn the_bot_query_answers_with_the_reference_fields() {
     let pos = royal_ur::Position::parse(position).unwrap();
     let t = royal_ur::Bot::new(Some(3), None)
         .unwrap()
-        .think(&pos, 3, &royal_ur::Variant::FINKEL)
+        .think(&royal_ur::Variant::FINKEL, &pos, 3)
         .unwrap();
     assert_eq!(v["move"], t.mv.to_string());
     assert_eq!(v["level"], 3);
@@ -196,7 +196,7 @@ fn the_bot_query_answers_for_senet_with_its_bots_fields() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["move", "level", "index", "depth", "value", "nodes"]);
     let start = senet::Position::start(&senet::Variant::SKYRUK, Side::Light);
-    let t = senet::Bot::new(4)
+    let t = senet::Bot::new(Some(4), None)
         .unwrap()
         .think(&senet::Variant::SKYRUK, &start, 3)
         .unwrap();

@@ -38,7 +38,7 @@ fn main() {
                 break;
             }
         }
-        throws += game.rolls();
+        throws += game.throws();
     }
     let secs = started.elapsed().as_secs_f64();
     println!(

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Thrower, Thrown};
-use crate::{Dice, Faces, MoveList, Opening, Refusal, Rules, Seed, Side, Status};
+use crate::{Coded, Dice, Faces, MoveList, Notation, Opening, Rules, Seed, Side, Status};
 
 /// After this many plies (moves plus lost turns) a game nobody has won is
 /// drawn. A winning move on the last ply still wins.
@@ -25,12 +25,12 @@ pub const OPENING_TIES_MAX: usize = 64;
 /// # use dice_core::toy::{Toy, ToyVariant};
 ///
 /// let setup: Setup<Toy> = Setup::new(Dice::Seeded(Seed::new("s")?), ToyVariant::default())
-///     .first(Side::Dark);
+///     .with_first(Side::Dark);
 /// assert_eq!(setup.first, Some(Side::Dark));
 /// # Ok::<(), dice_core::SeedError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Setup<R: Rules> {
+pub struct Setup<R: Notation> {
     /// Where the throws come from.
     pub dice: Dice,
     /// The rule set.
@@ -40,11 +40,11 @@ pub struct Setup<R: Rules> {
     pub first: Option<Side>,
     /// A position to start from instead of the rules' start.
     pub position: Option<R::Position>,
-    /// The game's extra set-up (see [`Rules::Extra`]).
+    /// The game's extra set-up (see [`Notation::Extra`]).
     pub extra: R::Extra,
 }
 
-impl<R: Rules> Setup<R> {
+impl<R: Notation> Setup<R> {
     /// A set-up with these dice and rules, and everything else left to the rules.
     #[must_use]
     pub fn new(dice: Dice, variant: R::Variant) -> Setup<R> {
@@ -59,21 +59,22 @@ impl<R: Rules> Setup<R> {
 
     /// Names the side that moves first.
     #[must_use]
-    pub fn first(mut self, side: Side) -> Setup<R> {
+    pub fn with_first(mut self, side: Side) -> Setup<R> {
         self.first = Some(side);
         self
     }
 
-    /// Starts from this position (its side moves first unless [`Setup::first`] says otherwise).
+    /// Starts from this position (its side moves first unless
+    /// [`Setup::with_first`] names another).
     #[must_use]
-    pub fn position(mut self, position: R::Position) -> Setup<R> {
+    pub fn with_position(mut self, position: R::Position) -> Setup<R> {
         self.position = Some(position);
         self
     }
 
     /// Sets the extra set-up.
     #[must_use]
-    pub fn extra(mut self, extra: R::Extra) -> Setup<R> {
+    pub fn with_extra(mut self, extra: R::Extra) -> Setup<R> {
         self.extra = extra;
         self
     }
@@ -113,10 +114,11 @@ impl NewGameError {
     }
 }
 
-/// How a game ended.
+/// How a game ended: its ending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum How {
+#[non_exhaustive]
+pub enum Ending {
     /// A side brought all its pieces home.
     Home,
     /// A side resigned.
@@ -125,19 +127,19 @@ pub enum How {
     PlyCap,
 }
 
-impl How {
+impl Ending {
     /// The contract word: `home`, `resign` or `ply_cap`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            How::Home => "home",
-            How::Resign => "resign",
-            How::PlyCap => "ply_cap",
+            Ending::Home => "home",
+            Ending::Resign => "resign",
+            Ending::PlyCap => "ply_cap",
         }
     }
 }
 
-impl fmt::Display for How {
+impl fmt::Display for Ending {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -149,7 +151,7 @@ pub struct Outcome<R: Rules> {
     /// The winner; `None` for a draw.
     pub winner: Option<Side>,
     /// How it ended.
-    pub how: How,
+    pub how: Ending,
     /// The position the game ended in.
     pub final_position: R::Position,
     /// Plies played (moves plus lost turns).
@@ -196,6 +198,48 @@ impl<R: Rules> LogEntry<R> {
     #[must_use]
     pub fn is_forfeit(&self) -> bool {
         self.mv.is_none()
+    }
+}
+
+/// What [`Game::undo`] took back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Undone<R: Rules> {
+    /// This side's resignation: the game is on again.
+    Resignation(Side),
+    /// A move, and the turns lost to the roll after it.
+    Move {
+        /// The move's log entry.
+        entry: LogEntry<R>,
+        /// How many turns were lost after it (and taken back with it).
+        forfeits: usize,
+    },
+}
+
+/// Why [`Game::undo`] took nothing back: there is no resignation, and no
+/// move has been made (or every one has been taken back).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("there is nothing to take back")]
+pub struct NothingToUndo;
+
+impl NothingToUndo {
+    /// The contract word, `nothing_to_undo`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        "nothing_to_undo"
+    }
+}
+
+/// Why a game refused to change: it has already ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("the game has ended")]
+pub struct GameOver;
+
+impl GameOver {
+    /// The contract word, `game_over`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        "game_over"
     }
 }
 
@@ -282,7 +326,7 @@ struct Choice<R: Rules> {
     log_len: usize,
 }
 
-/// A game of any [`Rules`]: dice, the settle loop, the log, undo,
+/// A game of any [`Rules`] (with its [`Notation`]): dice, the settle loop, the log, undo,
 /// resignation, the ply cap, and records.
 ///
 /// Between calls a game is either over, or it has a side to move, a roll in
@@ -306,7 +350,7 @@ struct Choice<R: Rules> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Game<R: Rules> {
+pub struct Game<R: Notation> {
     variant: R::Variant,
     extra: R::Extra,
     thrower: Thrower,
@@ -324,7 +368,7 @@ pub struct Game<R: Rules> {
     resigned: Option<Side>,
 }
 
-impl<R: Rules> PartialEq for Game<R> {
+impl<R: Notation> PartialEq for Game<R> {
     /// Two games are equal when everything a caller can observe is: rules,
     /// set-up, dice, position, ply, throws, roll, the log and what undo would
     /// return to.
@@ -346,7 +390,7 @@ impl<R: Rules> PartialEq for Game<R> {
     }
 }
 
-impl<R: Rules> Game<R> {
+impl<R: Notation> Game<R> {
     /// A game from a set-up.
     ///
     /// Without a first side or a position, the rules' [`Opening`] decides: a
@@ -472,7 +516,7 @@ impl<R: Rules> Game<R> {
         &self.variant
     }
 
-    /// The extra set-up (see [`Rules::Extra`]).
+    /// The extra set-up (see [`Notation::Extra`]).
     #[must_use]
     pub fn extra(&self) -> &R::Extra {
         &self.extra
@@ -544,9 +588,10 @@ impl<R: Rules> Game<R> {
         self.ply
     }
 
-    /// Throws made so far: the opening throws and the one in hand included.
+    /// How many throws have been made: the opening throws and the one in
+    /// hand included. (Each throw's number, counted from 0, is in the log.)
     #[must_use]
-    pub fn rolls(&self) -> u64 {
+    pub fn throws(&self) -> u64 {
         self.throws
     }
 
@@ -573,10 +618,7 @@ impl<R: Rules> Game<R> {
         if let Some(loser) = self.resigned {
             return Status::Won(loser.other());
         }
-        match R::status(&self.variant, &self.position) {
-            Status::Ongoing if self.ply >= PLY_CAP => Status::Drawn,
-            status => status,
-        }
+        R::status(&self.variant, &self.position).at_ply(self.ply)
     }
 
     /// Whether the game has been won, drawn or resigned.
@@ -588,22 +630,22 @@ impl<R: Rules> Game<R> {
     /// The result, once the game is over.
     #[must_use]
     pub fn result(&self) -> Option<Outcome<R>> {
-        let (winner, how) = match self.status() {
-            Status::Ongoing => return None,
-            Status::Won(side) if self.resigned.is_some() => (Some(side), How::Resign),
-            Status::Won(side) => (Some(side), How::Home),
-            Status::Drawn => (None, How::PlyCap),
+        let status = self.status();
+        let how = match self.resigned {
+            Some(_) => Ending::Resign,
+            None => status.ending()?,
         };
         Some(Outcome {
-            winner,
+            winner: status.winner(),
             how,
             final_position: self.position,
             plies: self.ply,
         })
     }
 
-    /// Plays a move and returns it, as [`Game::legal`] lists it; then throws
-    /// for the next turn, losing any turns that roll allows no move for.
+    /// Plays a move and returns it; then throws for the next turn, losing
+    /// any turns that roll allows no move for. What the move did is its
+    /// entry in [`Game::log`] (the first at the ply before the move).
     ///
     /// A move is played if and only if [`Game::legal`] holds it.
     ///
@@ -617,12 +659,10 @@ impl<R: Rules> Game<R> {
         let Some(roll) = self.roll else {
             return Err(PlayError::NoRoll);
         };
-        // The listed move, which may know more than the caller's (Move
-        // equality is the wire text's).
-        let Some(&mv) = self.legal.iter().find(|&&m| m == mv) else {
+        if !self.legal.contains(&mv) {
             let refusal = R::refusal(&self.variant, &self.position, roll, mv);
             return Err(PlayError::Refused { refusal, mv, roll });
-        };
+        }
         self.choices.push(Choice {
             position: self.position,
             ply: self.ply,
@@ -670,33 +710,48 @@ impl<R: Rules> Game<R> {
 
     /// Takes back a resignation, or else the last move together with every
     /// turn lost after it, so that the game is as it was when that move was
-    /// chosen: the same side, roll, faces and throw count. Turns lost before
-    /// the first move cannot be taken back. Returns whether anything changed.
-    pub fn undo(&mut self) -> bool {
-        if self.resigned.take().is_some() {
-            return true;
+    /// chosen: the same side, roll, faces and throw count, and says what it
+    /// took back. Turns lost before the first move cannot be taken back.
+    ///
+    /// # Errors
+    ///
+    /// [`NothingToUndo`] when there is no resignation and no move to take
+    /// back; the game is unchanged.
+    pub fn undo(&mut self) -> Result<Undone<R>, NothingToUndo> {
+        if let Some(side) = self.resigned.take() {
+            return Ok(Undone::Resignation(side));
         }
-        let Some(choice) = self.choices.pop() else {
-            return false;
+        let Some(&choice) = self.choices.last() else {
+            return Err(NothingToUndo);
         };
+        // The move's entry: the first of those the choice left behind.
+        let Some(&entry) = self.log.get(choice.log_len) else {
+            return Err(NothingToUndo);
+        };
+        let forfeits = self.log.len() - choice.log_len - 1;
+        self.choices.pop();
+        self.log.truncate(choice.log_len);
         self.position = choice.position;
         self.ply = choice.ply;
         self.throws = choice.throws;
         self.roll = Some(choice.roll);
         self.faces = choice.faces;
-        self.log.truncate(choice.log_len);
         R::legal(&self.variant, &self.position, choice.roll, &mut self.legal);
-        true
+        Ok(Undone::Move { entry, forfeits })
     }
 
     /// Resigns for `side` (the side to move when `None`); the other side
-    /// wins. Returns false, changing nothing, when the game is already over.
-    pub fn resign(&mut self, side: Option<Side>) -> bool {
+    /// wins. Returns the game's result.
+    ///
+    /// # Errors
+    ///
+    /// [`GameOver`] when the game has already ended; nothing changes.
+    pub fn resign(&mut self, side: Option<Side>) -> Result<Outcome<R>, GameOver> {
         if self.is_over() {
-            return false;
+            return Err(GameOver);
         }
         self.resigned = Some(side.unwrap_or_else(|| R::side(&self.position)));
-        true
+        self.result().ok_or(GameOver)
     }
 }
 

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![deny(unsafe_code, clippy::undocumented_unsafe_blocks)]
 #![cfg_attr(
     not(test),
     deny(
@@ -10,27 +11,40 @@
     )
 )]
 
+mod bot;
 mod dice;
 mod game;
+mod key;
 mod lanes;
+mod notation;
 mod record;
 mod replay;
 mod rules;
 mod rules_text;
+mod search;
 mod seed;
 mod side;
 pub mod toy;
+mod xorshift;
 
+pub use bot::{BUDGET_MAX, Bot, BotError, LEVEL_ASKED_MAX, Ladder, bot_budget, bot_level};
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
-    Game, How, LogEntry, NewGameError, OPENING_TIES_MAX, Outcome, PLY_CAP, PlayError, Setup,
+    Ending, Game, GameOver, LogEntry, NewGameError, NothingToUndo, OPENING_TIES_MAX, Outcome,
+    PLY_CAP, PlayError, Setup, Undone,
 };
+pub use key::Key;
+pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
-pub use replay::{ReplayError, ReplayWhy};
-pub use rules::{Chance, MOVES_MAX, MoveList, Opening, Refusal, Rules, Status, successors, walk};
-pub use rules_text::{RulesText, RulesTextError, read_rules_text};
+pub use replay::{MismatchKind, ReplayError};
+pub use rules::{
+    Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, split_move, successors, walk,
+};
+pub use rules_text::{ReadRules, RulesText, RulesTextError, read_rules, read_rules_text};
+pub use search::{Cutoff, DEPTH_MAX, SearchInfo, SearchOptions, Thought, Tie, WIN, search};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};
+pub use xorshift::Xorshift;
 
 #[doc(hidden)]
 pub use serde as __serde;

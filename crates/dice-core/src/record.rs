@@ -4,7 +4,9 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Faces, How, Rules, Seed, Side};
+use std::ops::RangeInclusive;
+
+use crate::{Ending, Faces, Notation, Rules, Seed, Side};
 
 /// One turn line of a record: who threw, what it was worth, the faces if
 /// written, and the move (`None` for a turn lost to the roll).
@@ -31,7 +33,7 @@ pub struct RecordResult {
     /// The winner, `None` for a draw.
     pub winner: Option<Side>,
     /// How the game ended.
-    pub how: How,
+    pub how: Ending,
 }
 
 impl RecordResult {
@@ -46,12 +48,12 @@ impl RecordResult {
             _ => return None,
         };
         let how = match how {
-            "home" => How::Home,
-            "resign" => How::Resign,
-            "ply_cap" => How::PlyCap,
+            "home" => Ending::Home,
+            "resign" => Ending::Resign,
+            "ply_cap" => Ending::PlyCap,
             _ => return None,
         };
-        (winner.is_some() != (how == How::PlyCap)).then_some(RecordResult { winner, how })
+        (winner.is_some() != (how == Ending::PlyCap)).then_some(RecordResult { winner, how })
     }
 }
 
@@ -81,7 +83,7 @@ impl fmt::Display for RecordResult {
 /// Lines end with `\n`, and parsing then formatting gives back the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(bound = "")]
-pub struct Record<R: Rules> {
+pub struct Record<R: Notation> {
     /// The rule set.
     #[serde(
         rename = "rules",
@@ -386,6 +388,16 @@ pub fn record_rules(text: &str) -> Result<&str, ParseRecordError> {
         })
 }
 
+/// The counts of a range in words: `4`, `3 or 4`, `3 to 5`.
+fn counts(range: &RangeInclusive<usize>) -> String {
+    let (lo, hi) = (*range.start(), *range.end());
+    match hi.checked_sub(lo) {
+        Some(0) => lo.to_string(),
+        Some(1) => format!("{lo} or {hi}"),
+        _ => format!("{lo} to {hi}"),
+    }
+}
+
 /// A turn line split into its fields, before any meaning is checked.
 struct TurnLine<'a> {
     number: &'a str,
@@ -396,7 +408,11 @@ struct TurnLine<'a> {
 }
 
 /// `N. S R[ FACES]: MOVE`, or what keeps the line from having that shape.
-fn turn_line(line: &str, max_roll: u8) -> Result<TurnLine<'_>, String> {
+fn turn_line<'a>(
+    line: &'a str,
+    max_roll: u8,
+    faces_len: &RangeInclusive<usize>,
+) -> Result<TurnLine<'a>, String> {
     if line.is_empty() {
         return Err("it is blank (a record has no blank lines)".to_owned());
     }
@@ -453,9 +469,12 @@ fn turn_line(line: &str, max_roll: u8) -> Result<TurnLine<'_>, String> {
         }
     };
     if let Some(faces) = faces
-        && (!(3..=4).contains(&faces.len()) || !faces.bytes().all(|b| b == b'0' || b == b'1'))
+        && (!faces_len.contains(&faces.len()) || !faces.bytes().all(|b| b == b'0' || b == b'1'))
     {
-        return Err(format!("the faces {faces:?} are not 3 or 4 digits 0 and 1"));
+        return Err(format!(
+            "the faces {faces:?} are not {} digits 0 and 1",
+            counts(faces_len)
+        ));
     }
     Ok(TurnLine {
         number,
@@ -466,7 +485,7 @@ fn turn_line(line: &str, max_roll: u8) -> Result<TurnLine<'_>, String> {
     })
 }
 
-impl<R: Rules> Record<R> {
+impl<R: Notation> Record<R> {
     /// Reads a record's text.
     ///
     /// The checks run in order: the text as a whole (`empty`, `no_newline`),
@@ -603,7 +622,7 @@ impl<R: Rules> Record<R> {
                     continue;
                 }
             }
-            let turn = turn_line(text, R::MAX_ROLL).map_err(|why| {
+            let turn = turn_line(text, R::MAX_ROLL, &R::FACES_LEN).map_err(|why| {
                 line_error(line, text, RecordErrorKind::Turn, || {
                     format!(
                         "line {line} is not a turn line (N. S R[ FACES]: MOVE): {why}: {}",
@@ -771,7 +790,7 @@ impl<R: Rules> Record<R> {
 }
 
 /// Writes the record text, lines ending with `\n`.
-impl<R: Rules> fmt::Display for Record<R> {
+impl<R: Notation> fmt::Display for Record<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "[rules {}]", self.rules_text())?;
         writeln!(f, "[first {}]", self.first)?;

@@ -3,16 +3,16 @@
 use std::fmt;
 
 use crate::{
-    Dice, Game, How, ParseRecordError, PlayError, Record, RecordResult, Rules, ScriptRoll, Setup,
-    Side, Turn,
+    Dice, Ending, Game, Notation, ParseRecordError, PlayError, Record, RecordResult, Rules,
+    ScriptRoll, Setup, Side, Turn,
 };
 
-/// Why a record does not describe a game, found while replaying it (the
+/// How a record stops describing a game, found while replaying it (the
 /// `why` of a `bad_record`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum ReplayWhy {
+pub enum MismatchKind {
     /// The opening (who moved first, how many throws it took) differs.
     Opening,
     /// The record has a move where the game lost the turn by itself, or the
@@ -30,23 +30,23 @@ pub enum ReplayWhy {
     Result,
 }
 
-impl ReplayWhy {
+impl MismatchKind {
     /// The contract word, e.g. `forfeit`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            ReplayWhy::Opening => "opening",
-            ReplayWhy::Move => "move",
-            ReplayWhy::Side => "side",
-            ReplayWhy::Roll => "roll",
-            ReplayWhy::Over => "over",
-            ReplayWhy::Forfeit => "forfeit",
-            ReplayWhy::Result => "result",
+            MismatchKind::Opening => "opening",
+            MismatchKind::Move => "move",
+            MismatchKind::Side => "side",
+            MismatchKind::Roll => "roll",
+            MismatchKind::Over => "over",
+            MismatchKind::Forfeit => "forfeit",
+            MismatchKind::Result => "result",
         }
     }
 }
 
-impl fmt::Display for ReplayWhy {
+impl fmt::Display for MismatchKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -67,8 +67,8 @@ pub enum ReplayError<R: Rules> {
     Mismatch {
         /// The ply (turn index from 0; the number of turns for the result line).
         ply: usize,
-        /// Why.
-        why: ReplayWhy,
+        /// How the record and the game part.
+        kind: MismatchKind,
         /// The record's line for that ply (see [`Record::line_of`]).
         line: usize,
         /// What the record says there against what the game did.
@@ -101,7 +101,7 @@ impl<R: Rules> ReplayError<R> {
     pub fn why(&self) -> Option<&'static str> {
         match self {
             ReplayError::Parse(e) => Some(e.kind.as_str()),
-            ReplayError::Mismatch { why, .. } => Some(why.as_str()),
+            ReplayError::Mismatch { kind, .. } => Some(kind.as_str()),
             ReplayError::Refused { .. } => None,
         }
     }
@@ -177,7 +177,7 @@ fn who(side: Option<Side>) -> &'static str {
     side.map_or("nobody", Side::as_str)
 }
 
-impl<R: Rules> Game<R> {
+impl<R: Notation> Game<R> {
     /// The whole game as a record: rules, first side, seed, opening, every
     /// ply with its dice, and the result once the game is over.
     ///
@@ -225,26 +225,26 @@ impl<R: Rules> Game<R> {
         rules: Option<R::Variant>,
     ) -> Result<Game<R>, ReplayError<R>> {
         let variant = rules.unwrap_or_else(|| record.variant.clone());
-        let mismatch = |ply: usize, why, found: String| ReplayError::Mismatch {
+        let mismatch = |ply: usize, kind, found: String| ReplayError::Mismatch {
             ply,
-            why,
+            kind,
             line: record.line_of(ply),
             found,
         };
         let mut game = match &record.seed {
             Some(seed) => {
-                let mut setup =
-                    Setup::new(Dice::Seeded(seed.clone()), variant).extra(record.extra.clone());
+                let mut setup = Setup::new(Dice::Seeded(seed.clone()), variant)
+                    .with_extra(record.extra.clone());
                 if record.opening == 0 {
-                    setup = setup.first(record.first);
+                    setup = setup.with_first(record.first);
                 }
-                let game =
-                    Game::new(setup).map_err(|e| mismatch(0, ReplayWhy::Opening, e.to_string()))?;
+                let game = Game::new(setup)
+                    .map_err(|e| mismatch(0, MismatchKind::Opening, e.to_string()))?;
                 let thrown = game.opening().len() as u64;
                 if game.first() != record.first || thrown != record.opening {
                     return Err(mismatch(
                         0,
-                        ReplayWhy::Opening,
+                        MismatchKind::Opening,
                         format!(
                             "the seed's opening gives {} the first move after {thrown} throws, \
                              but the record says {} first after {}",
@@ -266,9 +266,9 @@ impl<R: Rules> Game<R> {
                     })
                     .collect();
                 let setup = Setup::new(Dice::Script(script), variant)
-                    .first(record.first)
-                    .extra(record.extra.clone());
-                Game::new(setup).map_err(|e| mismatch(0, ReplayWhy::Opening, e.to_string()))?
+                    .with_first(record.first)
+                    .with_extra(record.extra.clone());
+                Game::new(setup).map_err(|e| mismatch(0, MismatchKind::Opening, e.to_string()))?
             }
         };
 
@@ -281,21 +281,21 @@ impl<R: Rules> Game<R> {
                 if let Some(mv) = turn.mv {
                     return Err(mismatch(
                         ply,
-                        ReplayWhy::Move,
+                        MismatchKind::Move,
                         format!("{lost}, but the record plays {mv}"),
                     ));
                 }
                 if entry.side != turn.side {
                     return Err(mismatch(
                         ply,
-                        ReplayWhy::Side,
+                        MismatchKind::Side,
                         format!("{lost}, but the record names {}", turn.side),
                     ));
                 }
                 if entry.roll != turn.roll {
                     return Err(mismatch(
                         ply,
-                        ReplayWhy::Roll,
+                        MismatchKind::Roll,
                         format!("{lost}, but the record says a roll of {}", turn.roll),
                     ));
                 }
@@ -304,7 +304,7 @@ impl<R: Rules> Game<R> {
             if let Some(o) = game.result() {
                 return Err(mismatch(
                     ply,
-                    ReplayWhy::Over,
+                    MismatchKind::Over,
                     format!(
                         "the game ended at ply {} ({}), but the record goes on",
                         o.plies,
@@ -319,7 +319,7 @@ impl<R: Rules> Game<R> {
                 let moves: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
                 return Err(mismatch(
                     ply,
-                    ReplayWhy::Forfeit,
+                    MismatchKind::Forfeit,
                     format!(
                         "the record has {} lose the turn on a roll of {}, but the game has moves \
                          for it: {}",
@@ -332,7 +332,7 @@ impl<R: Rules> Game<R> {
             if game.side() != Some(turn.side) {
                 return Err(mismatch(
                     ply,
-                    ReplayWhy::Side,
+                    MismatchKind::Side,
                     format!(
                         "the record names {}, but {} is to move",
                         turn.side,
@@ -346,7 +346,7 @@ impl<R: Rules> Game<R> {
                     .map_or_else(|| "none".to_owned(), |r| r.to_string());
                 return Err(mismatch(
                     ply,
-                    ReplayWhy::Roll,
+                    MismatchKind::Roll,
                     format!(
                         "the record says a roll of {}, but the game's roll is {game_roll}",
                         turn.roll
@@ -367,8 +367,8 @@ impl<R: Rules> Game<R> {
                 how: o.how,
             });
             let agrees = match result.how {
-                How::Resign => match result.winner {
-                    Some(winner) => game.resign(Some(winner.other())),
+                Ending::Resign => match result.winner {
+                    Some(winner) => game.resign(Some(winner.other())).is_ok(),
                     None => false,
                 },
                 how => game
@@ -382,7 +382,7 @@ impl<R: Rules> Game<R> {
                 };
                 return Err(mismatch(
                     ply,
-                    ReplayWhy::Result,
+                    MismatchKind::Result,
                     format!("the record's result is {result}, but {game_says}"),
                 ));
             }

@@ -3,12 +3,13 @@
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::mem::MaybeUninit;
 use std::str::FromStr;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::{Faces, Side};
+use crate::{Ending, Faces, PLY_CAP, Side};
 
 /// How many moves a [`MoveList`] holds at most. Every game here has fewer
 /// legal moves for one roll (the Royal Game of Ur and Senet at most 7).
@@ -24,6 +25,47 @@ pub enum Status {
     Won(Side),
     /// Nobody won: the game ended drawn.
     Drawn,
+}
+
+impl Status {
+    /// The side that has won, if one has.
+    #[must_use]
+    pub const fn winner(self) -> Option<Side> {
+        match self {
+            Status::Won(side) => Some(side),
+            Status::Ongoing | Status::Drawn => None,
+        }
+    }
+
+    /// How a game in this status ended, a resignation aside (which only a
+    /// game knows): `home` for a win, `ply_cap` for a draw, `None` while
+    /// it is on.
+    #[must_use]
+    pub const fn ending(self) -> Option<Ending> {
+        match self {
+            Status::Ongoing => None,
+            Status::Won(_) => Some(Ending::Home),
+            Status::Drawn => Some(Ending::PlyCap),
+        }
+    }
+
+    /// The rules' status after `ply` plies: a game nobody has won is drawn
+    /// once it reaches [`PLY_CAP`] plies (a win on the last ply still wins).
+    ///
+    /// ```
+    /// use dice_core::{PLY_CAP, Side, Status};
+    ///
+    /// assert_eq!(Status::Ongoing.at_ply(PLY_CAP - 1), Status::Ongoing);
+    /// assert_eq!(Status::Ongoing.at_ply(PLY_CAP), Status::Drawn);
+    /// assert_eq!(Status::Won(Side::Dark).at_ply(PLY_CAP), Status::Won(Side::Dark));
+    /// ```
+    #[must_use]
+    pub const fn at_ply(self, ply: u32) -> Status {
+        match self {
+            Status::Ongoing if ply >= PLY_CAP => Status::Drawn,
+            status => status,
+        }
+    }
 }
 
 /// One roll the dice can make, and how likely it is: `weight` of the
@@ -56,8 +98,9 @@ pub enum Opening {
     ThrowOff,
 }
 
-/// A game-specific reason a move is not legal, with a stable contract word.
-pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
+/// A value that programs tell apart by a stable contract word: a refusal
+/// ([`Rules::Refusal`]) or an error a person's input can cause.
+pub trait Coded {
     /// The contract word, e.g. `wrong_distance`.
     fn code(&self) -> &'static str;
 }
@@ -66,7 +109,8 @@ pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
 ///
 /// Everything here is deterministic and allocation-free: no I/O, no clock,
 /// no randomness. [`Game`](crate::Game) adds the dice, the settle loop, the
-/// log, undo, resignation, the ply cap and records on top.
+/// log, undo, resignation, the ply cap and records on top; how a game is
+/// written in a record is its [`Notation`](crate::Notation).
 ///
 /// Implementors are usually uninhabited marker types
 /// (`#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] enum Ur {}`); the
@@ -74,9 +118,6 @@ pub trait Refusal: Copy + Eq + Debug + Display + Send + Sync + 'static {
 pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// The game's name in JSON and messages, e.g. `royal-ur`.
     const GAME: &'static str;
-
-    /// The highest roll a record's turn line may state (one decimal digit).
-    const MAX_ROLL: u8;
 
     /// A rule set. `Display` gives its record text (a name when it has one,
     /// otherwise its fields); `FromStr` reads that text back, strictly.
@@ -99,7 +140,6 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         + Eq
         + Hash
         + Debug
-        + Default
         + Display
         + FromStr<Err = Self::MoveError>
         + Serialize
@@ -111,15 +151,11 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Why a text is not a move at all.
     type MoveError: std::error::Error + Clone + Eq + Send + Sync + 'static;
 
-    /// Why a well-formed move is not legal here.
-    type Refusal: Refusal;
+    /// Why a well-formed move is not legal here, with its contract word.
+    type Refusal: Coded + Copy + Eq + Debug + Display + Send + Sync + 'static;
 
     /// What a log entry says beyond the move (e.g. whether it captured).
     type Flags: Copy + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
-
-    /// Game set-up that is not the rules and not the first side but belongs
-    /// in the record (Senet's seat for light). `()` when there is none.
-    type Extra: Clone + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
 
     /// How many dice (or sticks) one throw uses.
     fn dice(variant: &Self::Variant) -> u8;
@@ -192,54 +228,13 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         roll: u8,
         mv: Self::Move,
     ) -> Self::Refusal;
-
-    /// Who throws after a record's turn line, judged from the line alone:
-    /// the side, the roll and the move (`None` for a lost turn).
-    fn next_in_record(
-        variant: &Self::Variant,
-        side: Side,
-        roll: u8,
-        mv: Option<Self::Move>,
-    ) -> Side;
-
-    /// Why [`Rules::next_in_record`] names the side it does, in words that
-    /// follow a turn line in a message (`line 10, "…", lands on a rosette,
-    /// so the same side throws again`). The default says only whether the
-    /// turn stays or passes.
-    fn next_in_record_why(
-        variant: &Self::Variant,
-        side: Side,
-        roll: u8,
-        mv: Option<Self::Move>,
-    ) -> &'static str {
-        if Self::next_in_record(variant, side, roll, mv) == side {
-            "keeps the turn"
-        } else {
-            "passes the turn"
-        }
-    }
-
-    /// The rule set's fields spelled out in record form, even when it has a
-    /// name (records that spell a named set out keep that spelling).
-    fn spelled_out(variant: &Self::Variant) -> String;
-
-    /// The record header line (without brackets) for the extra set-up, or
-    /// `None` when it is the default and goes unwritten.
-    fn extra_header(extra: &Self::Extra) -> Option<String> {
-        let _ = extra;
-        None
-    }
-
-    /// Reads an extra header (the text inside the brackets), or `None` when
-    /// the line is not one.
-    fn read_extra_header(text: &str) -> Option<Self::Extra> {
-        let _ = text;
-        None
-    }
 }
 
 /// A fixed-capacity list of moves, filled by [`Rules::legal`] without
 /// allocating.
+///
+/// The list holds up to [`MOVES_MAX`] moves in place; its free slots are
+/// left unwritten, so a move type needs no placeholder value.
 ///
 /// ```
 /// use dice_core::MoveList;
@@ -250,28 +245,29 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 /// list.clear();
 /// assert!(list.is_empty());
 /// ```
-#[derive(Clone, Copy, Debug)]
-pub struct MoveList<M> {
-    moves: [M; MOVES_MAX],
+pub struct MoveList<M: Copy> {
+    /// Slots `..len` are written; the rest may not be.
+    moves: [MaybeUninit<M>; MOVES_MAX],
     len: usize,
 }
 
-impl<M: Copy + Default> MoveList<M> {
+impl<M: Copy> MoveList<M> {
     /// An empty list.
     #[must_use]
-    pub fn new() -> MoveList<M> {
+    pub const fn new() -> MoveList<M> {
         MoveList {
-            moves: [M::default(); MOVES_MAX],
+            moves: [MaybeUninit::uninit(); MOVES_MAX],
             len: 0,
         }
     }
 
     /// Adds a move; returns false (and drops it) when the list is full,
     /// which no rule set here can reach.
+    #[inline]
     pub fn push(&mut self, mv: M) -> bool {
         match self.moves.get_mut(self.len) {
             Some(slot) => {
-                *slot = mv;
+                slot.write(mv);
                 self.len += 1;
                 true
             }
@@ -296,7 +292,7 @@ impl<M: Copy + Default> MoveList<M> {
     pub fn push_if(&mut self, mv: M, keep: bool) -> bool {
         match self.moves.get_mut(self.len) {
             Some(slot) => {
-                *slot = mv;
+                slot.write(mv);
                 self.len += usize::from(keep);
                 true
             }
@@ -305,56 +301,105 @@ impl<M: Copy + Default> MoveList<M> {
     }
 
     /// Empties the list.
+    #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
     /// The moves, in order.
     #[must_use]
+    #[inline]
     pub fn as_slice(&self) -> &[M] {
-        self.moves.get(..self.len).unwrap_or(&[])
+        let written = self.moves.get(..self.len).unwrap_or(&[]);
+        #[allow(
+            unsafe_code,
+            reason = "reads the written slots as moves; the proof follows"
+        )]
+        // SAFETY: `len` grows only in `push` and `push_if`, and only by one
+        // right after the slot at the old `len` was written; nothing else
+        // writes or un-writes a slot. So every slot of `written` holds a
+        // move, and `MaybeUninit<M>` has the size, alignment and layout of
+        // `M`, so the slots can be read as a slice of moves.
+        unsafe {
+            std::slice::from_raw_parts(written.as_ptr().cast::<M>(), written.len())
+        }
     }
 
     /// How many moves there are.
     #[must_use]
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether there are none.
     #[must_use]
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 }
 
+impl<M: Copy> Clone for MoveList<M> {
+    fn clone(&self) -> MoveList<M> {
+        *self
+    }
+}
+
+impl<M: Copy> Copy for MoveList<M> {}
+
+impl<M: Copy + Debug> Debug for MoveList<M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
 /// Lists are equal when they hold the same moves in the same order.
-impl<M: Copy + Default + PartialEq> PartialEq for MoveList<M> {
+impl<M: Copy + PartialEq> PartialEq for MoveList<M> {
     fn eq(&self, other: &MoveList<M>) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<M: Copy + Default + Eq> Eq for MoveList<M> {}
+impl<M: Copy + Eq> Eq for MoveList<M> {}
 
-impl<M: Copy + Default + std::hash::Hash> std::hash::Hash for MoveList<M> {
+impl<M: Copy + Hash> Hash for MoveList<M> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl<M: Copy + Default> Default for MoveList<M> {
+impl<M: Copy> Default for MoveList<M> {
     fn default() -> MoveList<M> {
         MoveList::new()
     }
 }
 
-impl<M: Copy + Default> std::ops::Deref for MoveList<M> {
+impl<M: Copy> std::ops::Deref for MoveList<M> {
     type Target = [M];
 
+    #[inline]
     fn deref(&self) -> &[M] {
         self.as_slice()
     }
+}
+
+/// The two places a move's text names, `FROM-TO`: the text before and
+/// after its one `-`, or `None` when it has not exactly one. (Both games
+/// and the toy write moves so; what a place is, is each game's.)
+///
+/// ```
+/// use dice_core::split_move;
+///
+/// assert_eq!(split_move("a2-d2"), Some(("a2", "d2")));
+/// assert_eq!(split_move("28-off"), Some(("28", "off")));
+/// assert_eq!(split_move("1-2-3"), None);
+/// assert_eq!(split_move("b1"), None);
+/// ```
+#[must_use]
+pub fn split_move(text: &str) -> Option<(&str, &str)> {
+    let (from, to) = text.split_once('-')?;
+    (!to.contains('-')).then_some((from, to))
 }
 
 /// Counts the leaves of the game tree `depth` plies deep from `position`:

@@ -34,6 +34,67 @@ impl RulesTextError {
     }
 }
 
+/// A rule set a person can write (see [`read_rules`]): each game's
+/// `Variant` says what its names and fields are, and [`Default`] is the
+/// rule set that fields are read as differences from.
+pub trait ReadRules: Default {
+    /// Why text names no rule set.
+    type Error;
+
+    /// The rule set with this name.
+    ///
+    /// # Errors
+    ///
+    /// When no rule set has the name.
+    fn named(name: &str) -> Result<Self, Self::Error>;
+
+    /// This rule set with one field set from its text.
+    ///
+    /// # Errors
+    ///
+    /// When there is no such field, or it does not take the value.
+    fn with_field(self, field: &str, value: &str) -> Result<Self, Self::Error>;
+
+    /// The error for a word among fields that is not `name=value`, and so
+    /// names no field.
+    fn unknown_field(word: &str) -> Self::Error;
+
+    /// The error for a field given twice.
+    fn repeated_field(field: &str) -> Self::Error;
+}
+
+/// Reads rules as a person writes them, the same way for every game: a
+/// name, or the fields that differ from the game's default rule set as
+/// `name=value` words in any order (see [`read_rules_text`]).
+///
+/// ```
+/// use dice_core::read_rules;
+/// use dice_core::toy::ToyVariant;
+///
+/// let v: ToyVariant = read_rules("dice=4")?;
+/// assert_eq!((v.goal, v.dice), (12, 4));
+/// assert_eq!(read_rules::<ToyVariant>("toy")?, ToyVariant::default());
+/// assert!(read_rules::<ToyVariant>("dice=4 dice=3").is_err());
+/// # Ok::<(), dice_core::toy::ParseToyVariantError>(())
+/// ```
+///
+/// # Errors
+///
+/// The game's error for a name it does not know, a field that does not
+/// exist or a value a field does not take; [`ReadRules::unknown_field`] for
+/// a word among fields that is not one, and [`ReadRules::repeated_field`]
+/// for a field given twice.
+pub fn read_rules<V: ReadRules>(text: &str) -> Result<V, V::Error> {
+    match read_rules_text(text) {
+        Ok(RulesText::Name(name)) => V::named(name),
+        Ok(RulesText::Fields(fields)) => fields
+            .into_iter()
+            .try_fold(V::default(), |v, (field, value)| v.with_field(field, value)),
+        Err(RulesTextError::Repeated(field)) => Err(V::repeated_field(&field)),
+        Err(RulesTextError::NotAField(word)) => Err(V::unknown_field(&word)),
+    }
+}
+
 /// Splits rules text a person wrote into a name or fields, so that a game
 /// can read it the same way for every game: one word with no `=` is a name;
 /// otherwise every word (separated by any whitespace) is a `name=value`

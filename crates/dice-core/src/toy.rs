@@ -1,5 +1,6 @@
-//! A toy race game: the smallest complete [`Rules`], for examples and tests
-//! of the framework, and a template for implementing a game.
+//! A toy race game: the smallest complete game ([`Rules`], [`Notation`],
+//! [`ReadRules`] for its variant, a two-level [`Ladder`]), for examples and
+//! tests of the framework, and a template for implementing a game.
 //!
 //! Each side has two pieces that start off the board at square 0 and race to
 //! square `goal`, which they must reach by the exact roll. The roll is the
@@ -23,7 +24,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Chance, Faces, MoveList, Opening, Refusal, Rules, Side, Status};
+use crate::{
+    Chance, Coded, Cutoff, Faces, Ladder, MoveList, Notation, Opening, ReadRules, Rules,
+    SearchOptions, Side, Status, Thought, Tie, search,
+};
 
 /// The toy game's rules (a marker type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,6 +88,42 @@ impl FromStr for ToyVariant {
     }
 }
 
+/// Rules a person writes: `toy`, or `goal=N` and `dice=D` in any order.
+impl ReadRules for ToyVariant {
+    type Error = ParseToyVariantError;
+
+    fn named(name: &str) -> Result<ToyVariant, ParseToyVariantError> {
+        match name {
+            "toy" => Ok(ToyVariant::default()),
+            _ => Err(ParseToyVariantError(name.to_owned())),
+        }
+    }
+
+    fn with_field(self, field: &str, value: &str) -> Result<ToyVariant, ParseToyVariantError> {
+        let err = || ParseToyVariantError(format!("{field}={value}"));
+        let number = value.parse::<u8>().map_err(|_| err())?;
+        match field {
+            "goal" if (2..=60).contains(&number) => Ok(ToyVariant {
+                goal: number,
+                ..self
+            }),
+            "dice" if (3..=4).contains(&number) => Ok(ToyVariant {
+                dice: number,
+                ..self
+            }),
+            _ => Err(err()),
+        }
+    }
+
+    fn unknown_field(word: &str) -> ParseToyVariantError {
+        ParseToyVariantError(word.to_owned())
+    }
+
+    fn repeated_field(field: &str) -> ParseToyVariantError {
+        ParseToyVariantError(field.to_owned())
+    }
+}
+
 /// A toy position: where each side's two pieces stand, and the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ToyPosition {
@@ -122,7 +162,7 @@ impl fmt::Display for ToyPosition {
 }
 
 /// A toy move: from one square to another, written `FROM-TO`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ToyMove {
     /// Where the piece starts.
     pub from: u8,
@@ -146,7 +186,7 @@ impl FromStr for ToyMove {
 
     fn from_str(s: &str) -> Result<ToyMove, ParseToyMoveError> {
         let err = || ParseToyMoveError(s.to_owned());
-        let (from, to) = s.split_once('-').ok_or_else(err)?;
+        let (from, to) = crate::split_move(s).ok_or_else(err)?;
         let square = |t: &str| {
             (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.parse::<u8>().ok())
@@ -174,7 +214,7 @@ pub enum ToyRefusal {
     OwnPiece,
 }
 
-impl Refusal for ToyRefusal {
+impl Coded for ToyRefusal {
     fn code(&self) -> &'static str {
         match self {
             ToyRefusal::NoPiece => "no_piece",
@@ -211,14 +251,12 @@ impl ToyVariant {
 
 impl Rules for Toy {
     const GAME: &'static str = "toy";
-    const MAX_ROLL: u8 = 4;
     type Variant = ToyVariant;
     type Position = ToyPosition;
     type Move = ToyMove;
     type MoveError = ParseToyMoveError;
     type Refusal = ToyRefusal;
     type Flags = ToyFlags;
-    type Extra = ();
 
     fn dice(variant: &ToyVariant) -> u8 {
         variant.dice
@@ -346,6 +384,48 @@ impl Rules for Toy {
             ToyRefusal::OwnPiece
         }
     }
+}
+
+/// The toy's ladder: level 1 plays the move of the piece furthest along,
+/// level 2 searches two plies ahead, counting how far each side has come.
+impl Ladder for Toy {
+    const LEVEL_TOP: u8 = 2;
+    const BUDGET_DEFAULT: u64 = 10_000;
+
+    fn think(
+        level: u8,
+        budget: u64,
+        variant: &ToyVariant,
+        position: &ToyPosition,
+        roll: u8,
+    ) -> Option<Thought<ToyMove>> {
+        let mut moves = MoveList::new();
+        Toy::legal(variant, position, roll, &mut moves);
+        if level == 1 {
+            return Thought::unsearched(&moves, level, moves.len().checked_sub(1)?);
+        }
+        let options = SearchOptions {
+            depth: 2,
+            budget,
+            cutoff: Cutoff::Skip,
+            tie: Tie::First,
+        };
+        let progress = |p: &ToyPosition, side: Side| {
+            let [mine, theirs] = [side, side.other()].map(|s| {
+                let [a, b] = p.pieces_of(s);
+                i64::from(a) + i64::from(b)
+            });
+            mine - theirs
+        };
+        let info = search::<Toy>(variant, position, roll, options, progress);
+        Thought::searched(&moves, level, &info)
+    }
+}
+
+impl Notation for Toy {
+    const MAX_ROLL: u8 = 4;
+    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
+    type Extra = ();
 
     fn next_in_record(variant: &ToyVariant, side: Side, _roll: u8, mv: Option<ToyMove>) -> Side {
         match mv {

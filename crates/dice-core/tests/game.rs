@@ -3,7 +3,8 @@
 
 use dice_core::toy::{Toy, ToyMove, ToyPosition, ToyRefusal, ToyVariant};
 use dice_core::{
-    Dice, Game, How, NewGameError, PLY_CAP, PlayError, ScriptRoll, Seed, Setup, Side, Status,
+    Dice, Ending, Game, GameOver, NewGameError, NothingToUndo, PLY_CAP, PlayError, ScriptRoll,
+    Seed, Setup, Side, Status, Undone,
 };
 
 type ToyGame = Game<Toy>;
@@ -13,7 +14,7 @@ fn script(rolls: &[u8]) -> Dice {
 }
 
 fn scripted(rolls: &[u8]) -> ToyGame {
-    Game::new(Setup::new(script(rolls), ToyVariant::default()).first(Side::Light)).unwrap()
+    Game::new(Setup::new(script(rolls), ToyVariant::default()).with_first(Side::Light)).unwrap()
 }
 
 fn mv(text: &str) -> ToyMove {
@@ -27,7 +28,7 @@ fn lost_turns_are_logged_and_thrown_past() {
     assert_eq!(game.roll(), Some(2));
     assert_eq!(game.legal(), &[mv("0-2")]);
     assert_eq!(game.ply(), 2);
-    assert_eq!(game.rolls(), 3);
+    assert_eq!(game.throws(), 3);
     let lost = game.forfeits_since(0);
     assert_eq!(lost.len(), 2);
     assert_eq!(
@@ -49,7 +50,7 @@ fn a_roll_that_allows_no_move_is_lost_too() {
         pieces: [[11, 12], [0, 0]],
         side: Side::Light,
     };
-    let setup = Setup::new(script(&[2, 3, 1]), ToyVariant::default()).position(start);
+    let setup = Setup::new(script(&[2, 3, 1]), ToyVariant::default()).with_position(start);
     let game: ToyGame = Game::new(setup).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(game.log()[0].is_forfeit());
@@ -61,7 +62,7 @@ fn a_roll_that_allows_no_move_is_lost_too() {
 fn forfeits_before_the_first_move_cannot_be_undone() {
     let mut game = scripted(&[0, 0, 2]);
     let before = game.clone();
-    assert!(!game.undo());
+    assert_eq!(game.undo(), Err(NothingToUndo));
     assert_eq!(game, before);
 }
 
@@ -85,7 +86,7 @@ fn the_bonus_square_gives_another_throw() {
         pieces: [[3, 0], [0, 0]],
         side: Side::Light,
     };
-    let setup = Setup::new(script(&[3, 1]), ToyVariant::default()).position(start);
+    let setup = Setup::new(script(&[3, 1]), ToyVariant::default()).with_position(start);
     let mut game: ToyGame = Game::new(setup).unwrap();
     game.play(mv("3-6")).unwrap();
     assert!(game.log()[0].flags.bonus);
@@ -97,35 +98,54 @@ fn the_bonus_square_gives_another_throw() {
 fn undo_takes_back_the_move_and_the_lost_turns_after_it() {
     let mut game = scripted(&[2, 0, 0, 1]);
     let before = game.clone();
-    game.play(mv("0-2")).unwrap();
+    assert_eq!(game.play(mv("0-2")), Ok(mv("0-2")));
+    let played = game.log()[0];
+    assert_eq!(
+        (played.ply, played.roll, played.mv),
+        (0, 2, Some(mv("0-2")))
+    );
     assert_eq!(game.ply(), 3);
     assert_eq!(game.side(), Some(Side::Dark));
     assert_eq!(game.forfeits_since(1).len(), 2);
-    assert!(game.undo());
+    assert_eq!(
+        game.undo(),
+        Ok(Undone::Move {
+            entry: played,
+            forfeits: 2
+        })
+    );
     assert_eq!(game, before);
-    assert_eq!((game.roll(), game.rolls(), game.ply()), (Some(2), 1, 0));
-    assert!(!game.undo());
+    assert_eq!((game.roll(), game.throws(), game.ply()), (Some(2), 1, 0));
+    assert_eq!(game.undo(), Err(NothingToUndo));
+    assert_eq!(game, before, "nothing to undo changes nothing");
 }
 
 #[test]
 fn resign_ends_the_game_and_undo_withdraws_it() {
     let mut game = scripted(&[2, 1]);
     let before = game.clone();
-    assert!(game.resign(None));
+    let resigned = game.resign(None).unwrap();
+    assert_eq!(
+        (resigned.winner, resigned.how),
+        (Some(Side::Dark), Ending::Resign)
+    );
     assert!(game.is_over());
     assert_eq!((game.side(), game.roll(), game.faces()), (None, None, None));
     assert!(game.legal().is_empty());
     let result = game.result().unwrap();
-    assert_eq!((result.winner, result.how), (Some(Side::Dark), How::Resign));
+    assert_eq!(result, resigned);
     assert_eq!(result.loser(), Some(Side::Light));
-    assert!(
-        !game.resign(Some(Side::Dark)),
+    let over = game.clone();
+    assert_eq!(
+        game.resign(Some(Side::Dark)),
+        Err(GameOver),
         "a finished game cannot be resigned"
     );
+    assert_eq!(game, over);
     assert_eq!(game.play(mv("0-2")), Err(PlayError::GameOver));
-    assert!(game.undo());
+    assert_eq!(game.undo(), Ok(Undone::Resignation(Side::Light)));
     assert_eq!(game, before);
-    assert!(game.resign(Some(Side::Dark)));
+    assert!(game.resign(Some(Side::Dark)).is_ok());
     assert_eq!(game.result().unwrap().winner, Some(Side::Light));
 }
 
@@ -138,11 +158,11 @@ fn the_ply_cap_draws_the_game() {
     let result = game.result().unwrap();
     assert_eq!(
         (result.winner, result.how, result.plies),
-        (None, How::PlyCap, PLY_CAP)
+        (None, Ending::PlyCap, PLY_CAP)
     );
     assert!(result.is_draw());
     assert_eq!(
-        game.rolls(),
+        game.throws(),
         u64::from(PLY_CAP),
         "no throw is made once the game is over"
     );
@@ -156,7 +176,7 @@ fn a_winning_move_on_the_last_ply_still_wins() {
     };
     let mut rolls = vec![0; PLY_CAP as usize - 1];
     rolls.push(1);
-    let setup = Setup::new(script(&rolls), ToyVariant::default()).position(near);
+    let setup = Setup::new(script(&rolls), ToyVariant::default()).with_position(near);
     let mut game: ToyGame = Game::new(setup).unwrap();
     assert_eq!(game.ply(), PLY_CAP - 1);
     assert_eq!(game.side(), Some(Side::Dark));
@@ -164,7 +184,7 @@ fn a_winning_move_on_the_last_ply_still_wins() {
     let result = game.result().unwrap();
     assert_eq!(
         (result.winner, result.how, result.plies),
-        (Some(Side::Dark), How::Home, PLY_CAP)
+        (Some(Side::Dark), Ending::Home, PLY_CAP)
     );
 }
 
@@ -206,7 +226,7 @@ fn own_piece_and_overshoot_are_refused() {
         pieces: [[9, 11], [0, 0]],
         side: Side::Light,
     };
-    let setup = Setup::new(script(&[2]), ToyVariant::default()).position(start);
+    let setup = Setup::new(script(&[2]), ToyVariant::default()).with_position(start);
     let mut game: ToyGame = Game::new(setup).unwrap();
     assert_eq!(
         game.legal(),
@@ -215,14 +235,14 @@ fn own_piece_and_overshoot_are_refused() {
     );
     // The roll of 2 allowed nothing, so it was lost: the script is spent.
     assert_eq!(game.roll(), None);
-    let setup = Setup::new(script(&[2]), ToyVariant::default()).position(ToyPosition {
+    let setup = Setup::new(script(&[2]), ToyVariant::default()).with_position(ToyPosition {
         pieces: [[8, 10], [0, 0]],
         side: Side::Light,
     });
     game = Game::new(setup).unwrap();
     assert_eq!(game.legal(), &[mv("10-12")]);
     assert_eq!(game.play(mv("8-10")).unwrap_err().code(), "own_piece");
-    let setup = Setup::new(script(&[3]), ToyVariant::default()).position(ToyPosition {
+    let setup = Setup::new(script(&[3]), ToyVariant::default()).with_position(ToyPosition {
         pieces: [[11, 0], [0, 0]],
         side: Side::Light,
     });
@@ -238,7 +258,7 @@ fn new_game_errors_are_typed() {
         pieces: [[13, 0], [0, 0]],
         side: Side::Light,
     };
-    let err = Game::<Toy>::new(Setup::new(script(&[1]), ToyVariant::default()).position(bad))
+    let err = Game::<Toy>::new(Setup::new(script(&[1]), ToyVariant::default()).with_position(bad))
         .unwrap_err();
     assert_eq!(err.code(), "inconsistent");
 }
@@ -252,11 +272,11 @@ fn a_seeded_game_throws_off_for_the_first_move() {
     let faces: Vec<String> = game.opening().iter().map(ToString::to_string).collect();
     assert_eq!(faces, ["110", "110", "001", "101"]);
     assert_eq!(game.first(), Side::Dark);
-    assert!(game.rolls() >= 5);
-    assert_eq!(game.log().first().map_or(game.rolls() - 1, |e| e.throw), 4);
+    assert!(game.throws() >= 5);
+    assert_eq!(game.log().first().map_or(game.throws() - 1, |e| e.throw), 4);
     // Naming the first side skips the throw-off.
     let told: ToyGame =
-        Game::new(Setup::new(Dice::Seeded(seed), ToyVariant::default()).first(Side::Light))
+        Game::new(Setup::new(Dice::Seeded(seed), ToyVariant::default()).with_first(Side::Light))
             .unwrap();
     assert!(told.opening().is_empty());
     assert_eq!(told.first(), Side::Light);
@@ -269,12 +289,12 @@ fn a_position_keeps_its_side_unless_first_is_named() {
         side: Side::Dark,
     };
     let own: ToyGame =
-        Game::new(Setup::new(script(&[1]), ToyVariant::default()).position(start)).unwrap();
+        Game::new(Setup::new(script(&[1]), ToyVariant::default()).with_position(start)).unwrap();
     assert_eq!(own.first(), Side::Dark);
     let told: ToyGame = Game::new(
         Setup::new(script(&[1]), ToyVariant::default())
-            .position(start)
-            .first(Side::Light),
+            .with_position(start)
+            .with_first(Side::Light),
     )
     .unwrap();
     assert_eq!(told.side(), Some(Side::Light));

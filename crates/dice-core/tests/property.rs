@@ -2,19 +2,7 @@
 //! again gives an equal game, and every record replays to an identical game.
 
 use dice_core::toy::{Toy, ToyVariant};
-use dice_core::{Game, Record, Seed, Side};
-
-/// A small deterministic chooser, so that the games differ from each other.
-struct Chooser(u64);
-
-impl Chooser {
-    fn next(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound as u64) as usize
-    }
-}
+use dice_core::{Game, Record, Seed, Side, Xorshift};
 
 #[test]
 fn a_thousand_games_undo_and_replay_exactly() {
@@ -25,25 +13,25 @@ fn a_thousand_games_undo_and_replay_exactly() {
         let variant = variants[(i % 2) as usize];
         let seed = Seed::new(i.to_le_bytes()).unwrap();
         let mut game: Game<Toy> = Game::seeded(seed, variant).unwrap();
-        let mut chooser = Chooser(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut chooser = Xorshift::new(i);
         while !game.is_over() {
             if i % 50 == 7 && game.ply() > 10 {
-                let side = if chooser.next(2) == 0 {
+                let side = if chooser.below(2) == 0 {
                     Side::Light
                 } else {
                     Side::Dark
                 };
-                assert!(game.resign(Some(side)));
+                assert!(game.resign(Some(side)).is_ok());
                 resigned += 1;
                 break;
             }
             let legal = game.legal();
             assert!(!legal.is_empty(), "a game that is on always has a move");
-            let mv = legal[chooser.next(legal.len())];
+            let mv = legal[chooser.below(legal.len())];
             let before = game.clone();
             game.play(mv).unwrap();
             let after = game.clone();
-            assert!(game.undo());
+            assert!(game.undo().is_ok());
             assert_eq!(game, before, "game {i}: undo restores the game");
             game.play(mv).unwrap();
             assert_eq!(
@@ -61,7 +49,7 @@ fn a_thousand_games_undo_and_replay_exactly() {
         );
         let again = Game::replay(&record, None).unwrap();
         assert_eq!(again, game, "game {i}: the record replays to the same game");
-        assert_eq!(again.rolls(), game.rolls());
+        assert_eq!(again.throws(), game.throws());
         assert_eq!(again.to_record().to_string(), text);
     }
     assert!(

@@ -2,7 +2,7 @@
 
 use dice_core::toy::{Toy, ToyVariant};
 use dice_core::{
-    Dice, Game, ParseRecordError, Record, RecordErrorKind, ReplayError, ReplayWhy, ScriptRoll,
+    Dice, Game, MismatchKind, ParseRecordError, Record, RecordErrorKind, ReplayError, ScriptRoll,
     Seed, Setup, Side,
 };
 
@@ -237,7 +237,7 @@ fn replay_refuses_turns_after_the_end_and_resigning_a_finished_game() {
     let mut resigned = game.to_record();
     resigned.result = Some(dice_core::RecordResult {
         winner: Some(loser.other()),
-        how: dice_core::How::Resign,
+        how: dice_core::Ending::Resign,
     });
     assert_eq!(
         mismatch(&resigned.to_string(), None),
@@ -251,7 +251,7 @@ fn a_resigned_game_replays_resigned() {
         Game::seeded(Seed::new("resign").unwrap(), ToyVariant::default()).unwrap();
     let first = game.legal()[0];
     game.play(first).unwrap();
-    game.resign(Some(Side::Dark));
+    game.resign(Some(Side::Dark)).unwrap();
     let text = game.to_record().to_string();
     assert!(text.ends_with("[result light resign]\n"));
     assert_eq!(replay(&text, None).unwrap(), game);
@@ -275,7 +275,7 @@ fn the_opening_must_be_the_seeds() {
             Dice::Seeded(Seed::new("61").unwrap()),
             ToyVariant::default(),
         )
-        .first(Side::Light),
+        .with_first(Side::Light),
     )
     .unwrap();
     assert!(told.opening().is_empty());
@@ -312,7 +312,7 @@ fn replaying_the_rolls_of_a_script_with_faces_keeps_them() {
         ScriptRoll::new(1),
     ];
     let game: ToyGame =
-        Game::new(Setup::new(Dice::Script(rolls), ToyVariant::default()).first(Side::Light))
+        Game::new(Setup::new(Dice::Script(rolls), ToyVariant::default()).with_first(Side::Light))
             .unwrap();
     let mut game = game;
     game.play_text("0-2").unwrap();
@@ -334,9 +334,10 @@ fn roll_mismatch_in_a_lost_turn_is_found() {
         let Ok(seed) = Seed::new([seed]) else {
             continue;
         };
-        let game: ToyGame =
-            Game::new(Setup::new(Dice::Seeded(seed), ToyVariant::default()).first(Side::Light))
-                .unwrap();
+        let game: ToyGame = Game::new(
+            Setup::new(Dice::Seeded(seed), ToyVariant::default()).with_first(Side::Light),
+        )
+        .unwrap();
         let Some(lost) = game.log().first() else {
             continue;
         };
@@ -350,7 +351,7 @@ fn roll_mismatch_in_a_lost_turn_is_found() {
     let err = err.expect("some one-byte seed loses the first turn");
     assert_eq!(
         (err.ply(), err.why()),
-        (Some(0), Some(ReplayWhy::Roll.as_str()))
+        (Some(0), Some(MismatchKind::Roll.as_str()))
     );
 }
 

@@ -9,21 +9,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use dice_core::{MoveList, Seed};
+use dice_core::{MoveList, Seed, Xorshift};
 use royal_ur::{Game, Move, Position, Variant};
-
-/// A small deterministic generator for the random moves.
-struct Mix(u64);
-
-impl Mix {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 /// Nanoseconds this thread has run on a CPU (Linux), so that figures on a
 /// shared, loaded machine can be read per core; `None` elsewhere.
@@ -67,7 +54,7 @@ fn rates(amount: f64, clock: &Clock, unit: f64) -> String {
     out
 }
 
-fn games(count: u32, rng: &mut Mix, mut each: impl FnMut(&Game)) -> u64 {
+fn games(count: u32, rng: &mut Xorshift, mut each: impl FnMut(&Game)) -> u64 {
     let mut plies = 0;
     for n in 0..count {
         let seed = Seed::new(n.to_le_bytes()).unwrap_or_else(|_| unreachable!());
@@ -75,7 +62,7 @@ fn games(count: u32, rng: &mut Mix, mut each: impl FnMut(&Game)) -> u64 {
         while !game.is_over() {
             each(&game);
             let legal = game.legal();
-            let mv = legal[(rng.next_u64() % legal.len() as u64) as usize];
+            let mv = legal[rng.below(legal.len())];
             if let Err(e) = game.play(mv) {
                 panic!("{e}");
             }
@@ -87,7 +74,7 @@ fn games(count: u32, rng: &mut Mix, mut each: impl FnMut(&Game)) -> u64 {
 
 fn main() {
     // Complete games through the Game API.
-    let mut rng = Mix(1);
+    let mut rng = Xorshift::new(1);
     games(200, &mut rng, |_| {});
     let count = 20_000;
     let clock = Clock::start();
@@ -114,7 +101,7 @@ fn main() {
 
     // (position, roll) pairs from real games.
     let mut pairs: Vec<(Position, u8)> = Vec::new();
-    games(2_000, &mut Mix(2), |g| {
+    games(2_000, &mut Xorshift::new(2), |g| {
         if let Some(roll) = g.roll() {
             pairs.push((*g.position(), roll));
         }

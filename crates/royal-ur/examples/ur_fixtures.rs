@@ -42,7 +42,7 @@ fn play(game: &mut Game, policy: Policy, max_plies: Option<u32>) -> Result<(), B
 fn new_game(seed: &str, variant: Variant, first: Option<Side>) -> Result<Game, Box<dyn Error>> {
     let mut setup = Setup::<Ur>::new(Dice::Seeded(Seed::new(seed)?), variant);
     if let Some(side) = first {
-        setup = setup.first(side);
+        setup = setup.with_first(side);
     }
     Ok(Game::new(setup)?)
 }
@@ -108,7 +108,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     for (i, side) in Side::ALL.into_iter().enumerate() {
         let mut game = new_game(&format!("fixture resign {i}"), Variant::FINKEL, None)?;
         play(&mut game, Policy::Greedy, Some(30 + 10 * i as u32))?;
-        game.resign(Some(side));
+        game.resign(Some(side))?;
         write(
             &format!("resigned-by-{side}"),
             &game.to_record().to_string(),

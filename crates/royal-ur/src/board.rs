@@ -1,6 +1,6 @@
 //! A board with no dice and an undo stack: the reference's Rules class.
 
-use dice_core::{How, MoveList, PLY_CAP, Side, Status};
+use dice_core::{Ending, MoveList, NothingToUndo, Side, Status};
 
 use crate::{Key, Move, MoveInfo, Position, ROLL_MAX, Refusal, Variant};
 
@@ -8,6 +8,19 @@ use crate::{Key, Move, MoveInfo, Position, ROLL_MAX, Refusal, Variant};
 /// dice: the caller says what each roll is. It has the game's semantics
 /// (move generation, captures, rosette extra turns, the win and the
 /// 15,000-ply cap) and nothing else: no log, no record, no resignation.
+///
+/// # Why it is not a [`Game`](crate::Game)
+///
+/// A game throws its own dice (or reads a script of them), loses a turn by
+/// itself when a roll allows no move, and undoes back to the last move
+/// choice, the turns lost after it included. The reference's Rules class
+/// does none of that: the caller names every roll, loses a turn by calling
+/// [`Board::forfeit`], and takes back one ply at a time with
+/// [`Board::undo`], a lost turn as much as a move. So a board keeps its own
+/// stack of positions (each a small `Copy` value; there is no log and no
+/// dice to rewind), and shares everything else with the game: the rules are
+/// [`Position`]'s, and the ply cap and the result are dice-core's
+/// ([`Status::at_ply`], [`Status::ending`]).
 ///
 /// Names mapped from the reference's Rules class: `rules` is
 /// [`Board::variant`], `board` (an engine clone) is [`Board::position`],
@@ -35,11 +48,13 @@ use crate::{Key, Move, MoveInfo, Position, ROLL_MAX, Refusal, Variant};
 /// assert_eq!(info.trace(), "0>4*");
 /// // The rosette earns another roll: light moves again.
 /// assert_eq!((board.side(), board.ply()), (Side::Light, 1));
-/// assert!(board.forfeit());
+/// board.forfeit()?;
 /// assert_eq!((board.side(), board.ply(), board.depth()), (Side::Dark, 2, 2));
 ///
 /// assert_eq!(board.apply(3, "a1-c2".parse()?).unwrap_err().code(), "not_your_piece");
-/// assert!(board.undo() && board.undo() && !board.undo());
+/// assert_eq!(board.undo()?.side(), Side::Dark);
+/// board.undo()?;
+/// assert!(board.undo().is_err());
 /// assert_eq!(board.position().to_string(), "4xx2/8/4xx2 l 7 0 7 0");
 /// assert_eq!(board.status(), Status::Ongoing);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -118,7 +133,7 @@ impl Board {
     /// A board at `position` under `variant`, with `first` to move if given
     /// (else the position's side), at ply `ply`.
     ///
-    /// A ply at or past [`PLY_CAP`] gives a board that is already drawn
+    /// A ply at or past [`PLY_CAP`](dice_core::PLY_CAP) gives a board that is already drawn
     /// (unless someone has won).
     ///
     /// ```
@@ -164,7 +179,7 @@ impl Board {
     pub fn start(variant: Variant, first: Side) -> Board {
         Board {
             variant,
-            position: Position::start(variant.pieces()).with_side(first),
+            position: Position::start(&variant, first),
             ply: 0,
             undo: Vec::new(),
         }
@@ -214,33 +229,23 @@ impl Board {
 
     /// Where the game stands: won by the first side (light checked first)
     /// with all its pieces home; else drawn once the ply reaches
-    /// [`PLY_CAP`]; else ongoing. A win on the capping ply is a win.
+    /// [`PLY_CAP`](dice_core::PLY_CAP); else ongoing. A win on the capping ply is a win.
     #[must_use]
     pub const fn status(&self) -> Status {
-        match self.position.status(&self.variant) {
-            Status::Ongoing if self.ply >= PLY_CAP => Status::Drawn,
-            status => status,
-        }
+        self.position.status(&self.variant).at_ply(self.ply)
     }
 
-    /// How the game ended: [`How::Home`], [`How::PlyCap`], or `None` while
-    /// it is on.
+    /// How the game ended: [`Ending::Home`], [`Ending::PlyCap`], or `None`
+    /// while it is on.
     #[must_use]
-    pub const fn how(&self) -> Option<How> {
-        match self.status() {
-            Status::Ongoing => None,
-            Status::Won(_) => Some(How::Home),
-            Status::Drawn => Some(How::PlyCap),
-        }
+    pub const fn how(&self) -> Option<Ending> {
+        self.status().ending()
     }
 
     /// The winner, if someone has won.
     #[must_use]
     pub const fn winner(&self) -> Option<Side> {
-        match self.status() {
-            Status::Won(side) => Some(side),
-            Status::Ongoing | Status::Drawn => None,
-        }
+        self.status().winner()
     }
 
     /// Whether the game is won or drawn.
@@ -295,24 +300,30 @@ impl Board {
 
     /// Loses the turn: the other side moves and the ply goes up by one,
     /// whatever moves the side had (an extra roll earned on a rosette
-    /// included). Returns false, changing nothing, once the game is over.
-    pub fn forfeit(&mut self) -> bool {
+    /// included).
+    ///
+    /// # Errors
+    ///
+    /// [`ApplyError::GameOver`] once the game is over; nothing changes.
+    pub fn forfeit(&mut self) -> Result<(), ApplyError> {
         if self.is_over() {
-            return false;
+            return Err(ApplyError::GameOver);
         }
         self.push(self.position.forfeit());
-        true
+        Ok(())
     }
 
     /// Takes back the last move or lost turn, restoring the position and
-    /// the ply exactly. Returns false when there is nothing to take back.
-    pub fn undo(&mut self) -> bool {
-        let Some(before) = self.undo.pop() else {
-            return false;
-        };
-        self.position = before;
+    /// the ply exactly, and gives the position it took back.
+    ///
+    /// # Errors
+    ///
+    /// [`NothingToUndo`] when there is nothing to take back.
+    pub fn undo(&mut self) -> Result<Position, NothingToUndo> {
+        let before = self.undo.pop().ok_or(NothingToUndo)?;
+        let undone = std::mem::replace(&mut self.position, before);
         self.ply = self.ply.saturating_sub(1);
-        true
+        Ok(undone)
     }
 
     /// How many moves and lost turns [`Board::undo`] can take back.
@@ -322,7 +333,7 @@ impl Board {
     }
 
     /// Steps to `next`, one ply on. Only called while the game is on, so
-    /// the ply is below [`PLY_CAP`] and cannot overflow.
+    /// the ply is below [`PLY_CAP`](dice_core::PLY_CAP) and cannot overflow.
     fn push(&mut self, next: Position) {
         self.undo.push(self.position);
         self.position = next;

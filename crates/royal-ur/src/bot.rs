@@ -1,21 +1,19 @@
-//! The bot ladder: greedy play, an integer evaluation, and a budgeted
-//! iterative-deepening expectiminimax, all as the reference computes them.
+//! The bot ladder: greedy play, an integer evaluation, and the shared
+//! budgeted iterative-deepening expectiminimax, all as the reference
+//! computes them.
 
-use dice_core::{MoveList, Side, Status};
+use dice_core::{BotError, Cutoff, Ladder, SearchInfo, SearchOptions, Side, Tie};
 use serde::Serialize;
 
-use crate::{Move, Position, Route, Variant};
+use crate::{Move, Position, Route, Ur, Variant};
 
-/// The value of a won position before the remaining depth is added.
-pub const WIN: i64 = 1_000_000;
-/// The deepest search level.
-pub const DEPTH_MAX: u32 = 32;
 /// The bot's default node budget.
 pub const BUDGET_DEFAULT: u64 = 1_000_000;
-/// The largest node budget.
-pub const BUDGET_MAX: u64 = 2_000_000_000;
 /// The top level of both ladders.
 pub const LEVEL_TOP: u8 = 4;
+
+/// What the bot thinks: dice-core's thought about a Royal Game of Ur move.
+pub type Thought = dice_core::Thought<Move>;
 
 /// The weights of [`evaluate`], in sixteenths of a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
@@ -42,31 +40,6 @@ pub enum Rung {
         /// The evaluation weights.
         weights: Weights,
     },
-}
-
-/// Why a bot could not be made or a level looked up.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum BotError {
-    /// A level outside 1..99 for a bot, or outside the ladder for a rung.
-    #[error(
-        "there is no level {0}; the ladder is 1 to 4, and a bot takes 1 to 99 (above 4 it plays 4)"
-    )]
-    Level(u32),
-    /// A budget outside 1..2,000,000,000.
-    #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
-    Budget(u64),
-}
-
-impl BotError {
-    /// The contract word: `level` or `budget`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            BotError::Level(_) => "level",
-            BotError::Budget(_) => "budget",
-        }
-    }
 }
 
 /// The rung of `level` (1..4) on `route`'s ladder.
@@ -100,7 +73,10 @@ pub fn rung(level: u8, route: Route) -> Result<Rung, BotError> {
             depth: u32::from(level),
             weights,
         }),
-        _ => Err(BotError::Level(u32::from(level))),
+        _ => Err(BotError::Level {
+            level: u32::from(level),
+            top: LEVEL_TOP,
+        }),
     }
 }
 
@@ -148,7 +124,7 @@ fn chance16(variant: &Variant, d: u8) -> i64 {
     reason = "hot path (every leaf of a search); `m` is masked by `t.mask`, whose cells are \
               below 20, the length of `step`"
 )]
-pub fn evaluate(position: &Position, side: Side, variant: &Variant, weights: &Weights) -> i64 {
+pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &Weights) -> i64 {
     let route = variant.route();
     let other = side.other();
     let len = i64::from(route.len());
@@ -219,279 +195,71 @@ fn exposure(position: &Position, side: Side, variant: &Variant) -> i64 {
     sum
 }
 
-/// What a search found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct SearchInfo {
-    /// The chosen move's index in the legal moves, `None` when there is no
-    /// move (or the game is over).
-    pub index: Option<usize>,
-    /// Nodes visited, over all levels.
-    pub nodes: u64,
-    /// The deepest level that finished.
-    pub depth: u32,
-    /// The chosen move's value at that level.
-    pub value: i64,
-    /// Whether a level was cut short by the budget and thrown away.
-    pub stopped: bool,
-}
-
-struct Searcher<'a> {
-    variant: &'a Variant,
-    weights: &'a Weights,
-    root: Side,
-    nodes: u64,
-    budget: u64,
-    bounded: bool,
-    stopped: bool,
-}
-
-impl Searcher<'_> {
-    fn value(&mut self, pos: &Position, d: i64) -> i64 {
-        if self.bounded && self.nodes >= self.budget {
-            self.stopped = true;
-            return 0;
-        }
-        self.nodes += 1;
-        match pos.status(self.variant) {
-            Status::Won(w) => return if w == self.root { WIN + d } else { -(WIN + d) },
-            Status::Drawn => return 0,
-            Status::Ongoing => {}
-        }
-        if d <= 0 {
-            return evaluate(pos, self.root, self.variant, self.weights);
-        }
-        let mut sum = 0i64;
-        let mut denominator = 1i64;
-        for chance in self.variant.chances() {
-            sum += i64::from(chance.weight) * self.best(pos, chance.roll, d);
-            denominator = i64::from(chance.denominator);
-        }
-        sum / denominator
-    }
-
-    fn best(&mut self, pos: &Position, roll: u8, d: i64) -> i64 {
-        let mut moves = MoveList::<Move>::new();
-        pos.legal_into(self.variant, roll, &mut moves);
-        if moves.is_empty() {
-            return self.value(&pos.forfeit(), d - 1);
-        }
-        let maximize = pos.side() == self.root;
-        let mut best = None;
-        for &mv in moves.iter() {
-            let Some((next, _)) = pos.apply_unchecked(mv) else {
-                continue;
-            };
-            let v = self.value(&next, d - 1);
-            best = Some(match best {
-                None => v,
-                Some(b) if (maximize && v > b) || (!maximize && v < b) => v,
-                Some(b) => b,
-            });
-        }
-        best.unwrap_or(0)
-    }
-}
-
-/// Expectiminimax for the side to move, which has rolled `roll`.
-///
-/// Iterative deepening over levels 1..=`depth` (0 means 32, and 32 is the
-/// most): level 1 never stops on the budget; a deeper level stops once
-/// `budget` nodes have been visited, and is then thrown away. At the root a
-/// later move replaces the best on a tie, so ties go to the highest index.
-/// A chance node trunc-divides the weighted sum of its rolls' best values by
-/// the denominator; a side to move maximizes when it is the root's side and
-/// minimizes otherwise, the first move setting the value and later ones
-/// replacing it only when strictly better.
+/// The reference's expectiminimax (spec §17) for the side to move, which
+/// has rolled `roll`: dice-core's [`search`](dice_core::search) with the
+/// reference's choices (a node past the budget is not visited and scores 0;
+/// ties go to the highest index), to `depth` (0 means 32, and 32 is the
+/// most) within `budget` nodes, scoring positions with [`evaluate`] and
+/// `weights`.
 ///
 /// The same question always gets the same answer.
 #[must_use]
 pub fn search(
+    variant: &Variant,
     position: &Position,
     roll: u8,
     depth: u32,
     budget: u64,
-    variant: &Variant,
     weights: &Weights,
 ) -> SearchInfo {
-    let mut info = SearchInfo {
-        index: None,
-        nodes: 0,
-        depth: 0,
-        value: 0,
-        stopped: false,
-    };
-    let moves = position.legal(variant, roll);
-    if moves.is_empty() {
-        return info;
-    }
-    let top = if depth == 0 {
-        DEPTH_MAX
-    } else {
-        depth.min(DEPTH_MAX)
-    };
-    let mut s = Searcher {
-        variant,
-        weights,
-        root: position.side(),
-        nodes: 0,
+    let options = SearchOptions {
+        depth,
         budget,
-        bounded: false,
-        stopped: false,
+        cutoff: Cutoff::Skip,
+        tie: Tie::Last,
     };
-    for level in 1..=top {
-        s.bounded = level > 1;
-        s.stopped = false;
-        let mut chosen = 0;
-        let mut best = 0i64;
-        for (k, &mv) in moves.iter().enumerate() {
-            let Some((next, _)) = position.apply_unchecked(mv) else {
-                continue;
-            };
-            let v = s.value(&next, i64::from(level) - 1);
-            if k == 0 || v >= best {
-                chosen = k;
-                best = v;
-            }
-        }
-        if s.stopped {
-            info.stopped = true;
-            break;
-        }
-        info.index = Some(chosen);
-        info.depth = level;
-        info.value = best;
-        if (level == 1 && moves.len() == 1) || s.nodes >= budget {
-            break;
-        }
-    }
-    info.nodes = s.nodes;
-    info
+    dice_core::search::<Ur>(variant, position, roll, options, |p, side| {
+        evaluate(variant, p, side, weights)
+    })
 }
 
-/// A bot's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Thought {
-    /// The move to play.
-    #[serde(rename = "move")]
-    pub mv: Move,
-    /// The bot's level on its ladder (1..4).
-    pub level: u8,
-    /// The move's index among the legal moves.
-    pub index: usize,
-    /// The deepest level that finished (0 for greedy).
-    pub depth: u32,
-    /// The move's value (`None` for greedy).
-    pub value: Option<i64>,
-    /// Nodes visited (0 for greedy).
-    pub nodes: u64,
-    /// Whether a level was cut short by the budget.
-    pub stopped: bool,
-}
-
-/// A player on the ladder of spec §17: level 1 is greedy, levels 2..4 search
-/// 2..4 plies with the route's weights.
+/// A player on the ladder of spec §17 (dice-core's [`Bot`](dice_core::Bot)
+/// on the Royal Game of Ur's [`Ladder`]): level 1 is greedy, levels 2..4
+/// search 2..4 plies with the route's weights; the budget is 1,000,000
+/// nodes unless given.
 ///
 /// ```
+/// use dice_core::Side;
 /// use royal_ur::{Bot, Position, Variant};
 ///
 /// let bot = Bot::new(Some(4), None)?;
-/// let pos = Position::start(7);
-/// let thought = bot.think(&pos, 2, &Variant::FINKEL).expect("a move");
+/// let pos = Position::start(&Variant::FINKEL, Side::Light);
+/// let thought = bot.think(&Variant::FINKEL, &pos, 2).expect("a move");
 /// assert_eq!(thought.mv.to_string(), "hand-c1");
-/// assert_eq!(bot.think(&pos, 2, &Variant::FINKEL), Some(thought));
+/// assert_eq!(bot.think(&Variant::FINKEL, &pos, 2), Some(thought));
 /// # Ok::<(), royal_ur::BotError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Bot {
-    level: Option<u8>,
-    budget: u64,
-}
+pub type Bot = dice_core::Bot<Ur>;
 
-impl Default for Bot {
-    /// The top level, with the default budget.
-    fn default() -> Bot {
-        Bot {
-            level: None,
-            budget: BUDGET_DEFAULT,
-        }
-    }
-}
+/// The ladder of spec §17: [`rung`] says what each level does.
+impl Ladder for Ur {
+    const LEVEL_TOP: u8 = LEVEL_TOP;
+    const BUDGET_DEFAULT: u64 = BUDGET_DEFAULT;
 
-impl Bot {
-    /// A bot at `level` (1..99; above the top of a ladder plays the top;
-    /// `None` is the top) with a node `budget` (1..2,000,000,000; `None` is
-    /// 1,000,000).
-    ///
-    /// # Errors
-    ///
-    /// [`BotError::Level`] for level 0 or above 99, [`BotError::Budget`] for
-    /// a budget of 0 or above 2,000,000,000.
-    pub fn new(level: Option<u8>, budget: Option<u64>) -> Result<Bot, BotError> {
-        if let Some(l) = level
-            && !(1..=99).contains(&l)
-        {
-            return Err(BotError::Level(u32::from(l)));
-        }
-        let budget = budget.unwrap_or(BUDGET_DEFAULT);
-        if !(1..=BUDGET_MAX).contains(&budget) {
-            return Err(BotError::Budget(budget));
-        }
-        Ok(Bot { level, budget })
-    }
-
-    /// The level this bot plays (1..4).
-    #[must_use]
-    pub fn level(&self) -> u8 {
-        self.level.map_or(LEVEL_TOP, |l| l.min(LEVEL_TOP))
-    }
-
-    /// The node budget.
-    #[must_use]
-    pub const fn budget(&self) -> u64 {
-        self.budget
-    }
-
-    /// The move this bot plays in `position` with `roll` under `variant`,
-    /// and how it found it; `None` when the roll allows no move.
-    #[must_use]
-    pub fn think(&self, position: &Position, roll: u8, variant: &Variant) -> Option<Thought> {
+    fn think(
+        level: u8,
+        budget: u64,
+        variant: &Variant,
+        position: &Position,
+        roll: u8,
+    ) -> Option<Thought> {
         let moves = position.legal(variant, roll);
-        let level = self.level();
         match rung(level, variant.route()).ok()? {
-            Rung::Greedy => {
-                let index = greedy(position, &moves)?;
-                Some(Thought {
-                    mv: *moves.get(index)?,
-                    level,
-                    index,
-                    depth: 0,
-                    value: None,
-                    nodes: 0,
-                    stopped: false,
-                })
-            }
+            Rung::Greedy => Thought::unsearched(&moves, level, greedy(position, &moves)?),
             Rung::Search { depth, weights } => {
-                let info = search(position, roll, depth, self.budget, variant, &weights);
-                let index = info.index?;
-                Some(Thought {
-                    mv: *moves.get(index)?,
-                    level,
-                    index,
-                    depth: info.depth,
-                    value: Some(info.value),
-                    nodes: info.nodes,
-                    stopped: info.stopped,
-                })
+                let info = search(variant, position, roll, depth, budget, &weights);
+                Thought::searched(&moves, level, &info)
             }
         }
-    }
-
-    /// The move this bot plays in a game, `None` when it has no roll or the
-    /// game is over.
-    #[must_use]
-    pub fn choose(&self, game: &crate::Game) -> Option<Move> {
-        let roll = game.roll()?;
-        self.think(game.position(), roll, game.variant())
-            .map(|t| t.mv)
     }
 }

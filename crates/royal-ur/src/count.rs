@@ -1,6 +1,6 @@
-//! Counting positions and walking the game tree.
+//! Counting positions.
 
-use crate::{Position, Ur, Variant};
+use crate::Variant;
 
 /// How many positions a rule set has: every placement of each side's pieces
 /// on cells of its own route, no two on one cell, with the rest split
@@ -47,23 +47,6 @@ fn choose(n: u64, k: u64) -> u64 {
         r = r * (n - i) / (i + 1);
     }
     r
-}
-
-/// Counts the leaves of the game tree `depth` plies deep: for every roll in
-/// the rule set's chances (each once, whatever its weight) and every move it
-/// allows, one subtree; a roll that allows no move is one lost-turn branch.
-/// Depth 0, or a finished game, counts 1.
-///
-/// ```
-/// use royal_ur::{walk, Position, Variant};
-///
-/// // Finkel from the start: rolls 0..4, one entry move each for 1..4, and
-/// // the 0 loses the turn.
-/// assert_eq!(walk(1, &Variant::FINKEL, &Position::start(7)), 5);
-/// ```
-#[must_use]
-pub fn walk(depth: u32, variant: &Variant, position: &Position) -> u64 {
-    dice_core::walk::<Ur>(variant, position, depth)
 }
 
 #[cfg(test)]

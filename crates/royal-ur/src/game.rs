@@ -135,9 +135,9 @@ pub fn game_from_position(
     first: Option<Side>,
 ) -> Result<Game, NewFromPositionError> {
     let position = Position::parse(position)?;
-    let mut setup = Setup::new(dice, variant).position(position);
+    let mut setup = Setup::new(dice, variant).with_position(position);
     if let Some(side) = first {
-        setup = setup.first(side);
+        setup = setup.with_first(side);
     }
     Ok(Game::new(setup)?)
 }

@@ -188,9 +188,10 @@ impl Position {
     /// of 0 or above 4, or a game someone has won).
     ///
     /// ```
+    /// use dice_core::Side;
     /// use royal_ur::{Position, Variant};
     ///
-    /// let start = Position::start(7);
+    /// let start = Position::start(&Variant::FINKEL, Side::Light);
     /// let info = start.move_info(&Variant::FINKEL, 4, "hand-a1".parse()?).expect("legal");
     /// assert_eq!(info.trace(), "0>4*");
     /// assert_eq!(start.move_info(&Variant::FINKEL, 3, "hand-a1".parse()?), None);

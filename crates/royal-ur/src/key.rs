@@ -1,11 +1,7 @@
 //! The 12-hex-digit key of a position.
 
-use std::fmt;
-
-use serde::{Serialize, Serializer};
-
 /// A position packed into 47 bits, exactly (no hash), written as 12
-/// lowercase hexadecimal digits, zero-padded.
+/// lowercase hexadecimal digits, zero-padded (dice-core's [`Key`](dice_core::Key)).
 ///
 /// Bits `2c..2c+1` hold the piece on cell `c` (0 empty, 1 light, 2 dark),
 /// bits 40..42 light's home count, bits 43..45 dark's and bit 46 the side to
@@ -21,28 +17,7 @@ use serde::{Serialize, Serializer};
 /// assert_eq!(full.key().to_string(), "7faaaaaaaaaa");
 /// # Ok::<(), royal_ur::PositionError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(pub(crate) u64);
-
-impl Key {
-    /// The packed bits.
-    #[must_use]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
-}
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:012x}", self.0)
-    }
-}
-
-impl Serialize for Key {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
+pub type Key = dice_core::Key<12>;
 
 /// Spreads the low 20 bits of `x` to the even bits of the result.
 pub(crate) const fn spread(x: u32) -> u64 {

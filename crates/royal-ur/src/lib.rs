@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(
@@ -27,11 +28,10 @@ mod variant;
 
 pub use board::{ApplyError, Board, NewBoardError};
 pub use bot::{
-    BUDGET_DEFAULT, BUDGET_MAX, Bot, BotError, DEPTH_MAX, LEVEL_TOP, Rung, SearchInfo, Thought,
-    WIN, Weights, evaluate, greedy, rung, search,
+    BUDGET_DEFAULT, Bot, LEVEL_TOP, Rung, Thought, Weights, evaluate, greedy, rung, search,
 };
-pub use count::{count_positions, walk};
-pub use dice_core::Chance;
+pub use count::count_positions;
+pub use dice_core::{BotError, Chance, SearchInfo};
 pub use flags::Flags;
 pub use game::{
     Game, GameExt, NewFromPositionError, display_entry, display_forfeit, display_move,
@@ -40,7 +40,7 @@ pub use game::{
 pub use info::MoveInfo;
 pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
-pub use position::{Inconsistency, Position, PositionCode, PositionError};
+pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
 pub use route::{ParseRouteError, ROUTE_MAX, Route};
 pub use rules::{ROLL_MAX, Ur};

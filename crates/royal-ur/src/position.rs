@@ -6,7 +6,7 @@ use std::str::FromStr;
 use dice_core::{Side, Status};
 
 use crate::key::spread;
-use crate::{Key, Route, Square, Variant};
+use crate::{CELLS, Key, Route, Square, Variant};
 
 /// The most pieces a hand or home can hold in a position string (one digit).
 const COUNT_MAX: u8 = 7;
@@ -26,7 +26,7 @@ const COUNT_MAX: u8 = 7;
 /// use dice_core::Side;
 /// use royal_ur::{Position, Variant};
 ///
-/// let start = Position::start(7);
+/// let start = Position::start(&Variant::FINKEL, Side::Light);
 /// assert_eq!(start.to_string(), "4xx2/8/4xx2 l 7 0 7 0");
 /// let pos = Position::parse("4xx2/3d4/3lxx2 d 6 0 6 0")?;
 /// assert_eq!(pos.at("d2".parse().unwrap()), Some(Side::Dark));
@@ -47,7 +47,7 @@ pub struct Position {
 /// The reference's position codes, with their numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum PositionCode {
+pub enum PositionErrorKind {
     /// No string, or an empty one (1).
     Null = 1,
     /// Not three rows (2).
@@ -70,21 +70,21 @@ pub enum PositionCode {
     Long = 10,
 }
 
-impl PositionCode {
+impl PositionErrorKind {
     /// The reference's name, e.g. `POS_GAP`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            PositionCode::Null => "POS_NULL",
-            PositionCode::Rows => "POS_ROWS",
-            PositionCode::Width => "POS_WIDTH",
-            PositionCode::Letter => "POS_LETTER",
-            PositionCode::Gap => "POS_GAP",
-            PositionCode::X => "POS_X",
-            PositionCode::Side => "POS_SIDE",
-            PositionCode::Count => "POS_COUNT",
-            PositionCode::Field => "POS_FIELD",
-            PositionCode::Long => "POS_LONG",
+            PositionErrorKind::Null => "POS_NULL",
+            PositionErrorKind::Rows => "POS_ROWS",
+            PositionErrorKind::Width => "POS_WIDTH",
+            PositionErrorKind::Letter => "POS_LETTER",
+            PositionErrorKind::Gap => "POS_GAP",
+            PositionErrorKind::X => "POS_X",
+            PositionErrorKind::Side => "POS_SIDE",
+            PositionErrorKind::Count => "POS_COUNT",
+            PositionErrorKind::Field => "POS_FIELD",
+            PositionErrorKind::Long => "POS_LONG",
         }
     }
 
@@ -99,16 +99,16 @@ impl PositionCode {
     #[must_use]
     pub const fn message(self) -> &'static str {
         match self {
-            PositionCode::Null => "it is empty",
-            PositionCode::Rows => "it does not have three rows",
-            PositionCode::Width => "a row is not eight squares wide",
-            PositionCode::Letter => "it holds a character that means nothing there",
-            PositionCode::Gap => "a piece or an empty run falls on a missing square",
-            PositionCode::X => "an x stands on a real square",
-            PositionCode::Side => "the side to move is not l or d",
-            PositionCode::Count => "a hand or home is not one digit 0 to 7",
-            PositionCode::Field => "a field is missing or something follows the last",
-            PositionCode::Long => "it is 48 characters or longer",
+            PositionErrorKind::Null => "it is empty",
+            PositionErrorKind::Rows => "it does not have three rows",
+            PositionErrorKind::Width => "a row is not eight squares wide",
+            PositionErrorKind::Letter => "it holds a character that means nothing there",
+            PositionErrorKind::Gap => "a piece or an empty run falls on a missing square",
+            PositionErrorKind::X => "an x stands on a real square",
+            PositionErrorKind::Side => "the side to move is not l or d",
+            PositionErrorKind::Count => "a hand or home is not one digit 0 to 7",
+            PositionErrorKind::Field => "a field is missing or something follows the last",
+            PositionErrorKind::Long => "it is 48 characters or longer",
         }
     }
 }
@@ -117,14 +117,14 @@ impl PositionCode {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message())]
 pub struct PositionError {
-    code: PositionCode,
+    code: PositionErrorKind,
     text: String,
 }
 
 impl PositionError {
     /// The reference's code.
     #[must_use]
-    pub const fn kind(&self) -> PositionCode {
+    pub const fn kind(&self) -> PositionErrorKind {
         self.code
     }
 
@@ -152,6 +152,18 @@ impl PositionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum Inconsistency {
+    /// Two pieces stand on one square.
+    #[error("two pieces stand on {square}")]
+    Shared {
+        /// The square.
+        square: Square,
+    },
+    /// A piece stands on a cell past the twenty squares.
+    #[error("a {side} piece stands off the board")]
+    OffBoard {
+        /// The side.
+        side: Side,
+    },
     /// A side does not have the rule set's pieces in hand, on the board and
     /// home together.
     #[error(
@@ -182,17 +194,36 @@ pub enum Inconsistency {
     /// the first side has).
     #[error("both sides have every piece home, but the game ends when the first side has")]
     BothHome,
+    /// The key does not pack the position as spec §6 lays it out (see
+    /// [`Key`]): the board square by square, the homes and the side to move.
+    #[error("the key {key} is not the position's {laid_out:012x}")]
+    Key {
+        /// The key the position gives.
+        key: Key,
+        /// The bits the layout gives.
+        laid_out: u64,
+    },
 }
 
 impl Inconsistency {
-    /// The contract word: `pieces`, `route` or `both_home`.
+    /// The contract word: `shared`, `off_board`, `pieces`, `route`,
+    /// `both_home` or `key`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            Inconsistency::Shared { .. } => "shared",
+            Inconsistency::OffBoard { .. } => "off_board",
             Inconsistency::Pieces { .. } => "pieces",
             Inconsistency::Route { .. } => "route",
             Inconsistency::BothHome => "both_home",
+            Inconsistency::Key { .. } => "key",
         }
+    }
+}
+
+impl dice_core::Coded for Inconsistency {
+    fn code(&self) -> &'static str {
+        Inconsistency::code(self)
     }
 }
 
@@ -217,19 +248,15 @@ impl Position {
         side: Side::Light,
     };
 
-    /// The start: every piece in hand (`pieces` is capped at 7), light to move.
+    /// The start under `variant`: every piece in hand, `first` to move.
     #[must_use]
-    pub const fn start(pieces: u8) -> Position {
-        let n = if pieces > COUNT_MAX {
-            COUNT_MAX
-        } else {
-            pieces
-        };
+    pub const fn start(variant: &Variant, first: Side) -> Position {
+        let n = variant.pieces();
         Position {
             boards: [0, 0],
             hands: [n, n],
             homes: [0, 0],
-            side: Side::Light,
+            side: first,
         }
     }
 
@@ -237,17 +264,17 @@ impl Position {
     /// left to right, so that the first fault found gives the code.
     ///
     /// ```
-    /// use royal_ur::{Position, PositionCode};
+    /// use royal_ur::{Position, PositionErrorKind};
     ///
     /// assert!(Position::parse("llllxxll/lll5/4xx2 l 7 7 7 7").is_ok());
     /// let err = Position::parse("8/8/8 l 7 0 7 0").unwrap_err();
-    /// assert_eq!(err.kind(), PositionCode::Gap);
+    /// assert_eq!(err.kind(), PositionErrorKind::Gap);
     /// assert_eq!(err.number(), 5);
     /// ```
     ///
     /// # Errors
     ///
-    /// A [`PositionError`] naming the first fault ([`PositionCode`]).
+    /// A [`PositionError`] naming the first fault ([`PositionErrorKind`]).
     pub fn parse(text: &str) -> Result<Position, PositionError> {
         Position::read(text.as_bytes()).map_err(|code| PositionError {
             code,
@@ -255,8 +282,8 @@ impl Position {
         })
     }
 
-    fn read(s: &[u8]) -> Result<Position, PositionCode> {
-        use PositionCode as C;
+    fn read(s: &[u8]) -> Result<Position, PositionErrorKind> {
+        use PositionErrorKind as C;
         if s.is_empty() {
             return Err(C::Null);
         }
@@ -420,15 +447,20 @@ impl Position {
             && self.hands[1] as u32 + self.homes[1] as u32 + self.boards[1].count_ones() == p
     }
 
-    /// Whether the position can occur in a game under `variant`: each side
-    /// has the rule set's pieces (hand, board and home together; the
-    /// reference's [`Position::is_consistent`]), every piece stands on its
-    /// own route, and no more than one side has every piece home.
+    /// Whether the position can occur in a game under `variant`, checked
+    /// whole: no square holds two pieces and none stands off the board;
+    /// each side has the rule set's pieces (hand, board and home together;
+    /// the reference's [`Position::is_consistent`]); every piece stands on
+    /// its own route; no more than one side has every piece home; and the
+    /// key packs the position as spec §6 lays it out. The rules
+    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// and `race soak` all ask it.
     ///
     /// ```
+    /// use dice_core::Side;
     /// use royal_ur::{Position, Variant};
     ///
-    /// let start = Position::start(7);
+    /// let start = Position::start(&Variant::FINKEL, Side::Light);
     /// assert_eq!(start.check(&Variant::FINKEL), Ok(()));
     /// let eight = Position::parse("4xx2/8/4xx2 l 7 0 7 1")?;
     /// assert_eq!(
@@ -447,6 +479,16 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        if let Some(square) =
+            Square::from_cell((self.boards[0] & self.boards[1]).trailing_zeros() as usize)
+        {
+            return Err(Inconsistency::Shared { square });
+        }
+        for side in Side::ALL {
+            if self.board_mask(side) >> CELLS != 0 {
+                return Err(Inconsistency::OffBoard { side });
+            }
+        }
         let pieces = variant.pieces();
         for side in Side::ALL {
             let (hand, board, home) = (self.hand(side), self.on_board(side), self.home(side));
@@ -472,17 +514,42 @@ impl Position {
         if self.home(Side::Light) >= pieces && self.home(Side::Dark) >= pieces {
             return Err(Inconsistency::BothHome);
         }
+        let key = self.key();
+        let laid_out = self.key_laid_out();
+        if key.bits() != laid_out {
+            return Err(Inconsistency::Key { key, laid_out });
+        }
         Ok(())
+    }
+
+    /// The key as spec §6 lays it out, read square by square: two bits a
+    /// cell (1 light, 2 dark), light's home at bit 40, dark's at 43, the
+    /// side to move at 46. [`Position::key`] packs the same bits with masks.
+    fn key_laid_out(&self) -> u64 {
+        let mut bits = 0u64;
+        for square in Square::ALL {
+            let code = match self.at(square) {
+                None => 0,
+                Some(Side::Light) => 1u64,
+                Some(Side::Dark) => 2,
+            };
+            bits |= code << (2 * square.cell());
+        }
+        bits | u64::from(self.home(Side::Light)) << 40
+            | u64::from(self.home(Side::Dark)) << 43
+            | (self.side.index() as u64) << 46
     }
 
     /// The 47-bit key (see [`Key`]).
     #[must_use]
     pub const fn key(&self) -> Key {
         let board = spread(self.boards[0]) | (spread(self.boards[1]) << 1);
-        Key(board
-            | ((self.homes[0] as u64 & 7) << 40)
-            | ((self.homes[1] as u64 & 7) << 43)
-            | ((self.side.index() as u64) << 46))
+        Key::from_bits(
+            board
+                | ((self.homes[0] as u64 & 7) << 40)
+                | ((self.homes[1] as u64 & 7) << 43)
+                | ((self.side.index() as u64) << 46),
+        )
     }
 
     /// The same position with `side` to move.
@@ -562,7 +629,7 @@ impl Position {
 impl Default for Position {
     /// Finkel's start: seven pieces a side in hand, light to move.
     fn default() -> Position {
-        Position::start(7)
+        Position::start(&Variant::FINKEL, Side::Light)
     }
 }
 
@@ -644,8 +711,15 @@ mod tests {
 
     #[test]
     fn start_positions_are_written_as_the_reference_does() {
-        assert_eq!(Position::start(7).to_string(), "4xx2/8/4xx2 l 7 0 7 0");
-        assert_eq!(Position::start(5).to_string(), "4xx2/8/4xx2 l 5 0 5 0");
+        assert_eq!(
+            Position::start(&Variant::FINKEL, Side::Light).to_string(),
+            "4xx2/8/4xx2 l 7 0 7 0"
+        );
+        let five = Variant::FINKEL.with_pieces(5).unwrap();
+        assert_eq!(
+            Position::start(&five, Side::Light).to_string(),
+            "4xx2/8/4xx2 l 5 0 5 0"
+        );
         let mut full = Position::EMPTY.with_side(Side::Dark);
         for sq in Square::ALL {
             full = full.with_piece(sq, Some(Side::Dark));
@@ -704,6 +778,41 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(code(text), want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn the_key_as_laid_out_is_the_spec_s() {
+        for (text, key) in [
+            ("4xx2/8/4xx2 d 7 0 7 0", 0x4000_0000_0000),
+            ("4xx2/8/4xx2 l 0 7 7 0", 0x0700_0000_0000),
+            ("4xx2/8/4xx2 l 7 0 0 7", 0x3800_0000_0000),
+            ("4xx1d/8/l3xx2 l 6 0 6 0", (2u64 << 38) | 1),
+        ] {
+            let p = Position::parse(text).unwrap();
+            assert_eq!(p.key_laid_out(), key, "{text}");
+            assert_eq!(p.key().bits(), key, "{text}");
+        }
+    }
+
+    #[test]
+    fn check_finds_two_pieces_on_a_square_and_pieces_off_the_board() {
+        let start = Position::start(&Variant::FINKEL, Side::Light);
+        let a2 = Square::from_cell(6).unwrap();
+        let mut two = start.with_piece(a2, Some(Side::Light));
+        two.boards[1] |= 1 << a2.cell();
+        two.hands = [6, 6];
+        assert_eq!(
+            two.check(&Variant::FINKEL),
+            Err(Inconsistency::Shared { square: a2 })
+        );
+        let mut off = start;
+        off.boards[1] |= 1 << 25;
+        off.hands[1] = 6;
+        assert_eq!(
+            off.check(&Variant::FINKEL),
+            Err(Inconsistency::OffBoard { side: Side::Dark })
+        );
+        assert_eq!(off.check(&Variant::FINKEL).unwrap_err().code(), "off_board");
     }
 
     #[test]

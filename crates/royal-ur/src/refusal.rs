@@ -76,7 +76,7 @@ impl fmt::Display for Refusal {
     }
 }
 
-impl dice_core::Refusal for Refusal {
+impl dice_core::Coded for Refusal {
     fn code(&self) -> &'static str {
         Refusal::code(*self)
     }

@@ -230,7 +230,6 @@ impl Position {
 
 impl dice_core::Rules for Ur {
     const GAME: &'static str = "royal-ur";
-    const MAX_ROLL: u8 = ROLL_MAX;
 
     type Variant = Variant;
     type Position = Position;
@@ -238,7 +237,6 @@ impl dice_core::Rules for Ur {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
-    type Extra = ();
 
     fn dice(variant: &Variant) -> u8 {
         variant.dice()
@@ -264,7 +262,7 @@ impl dice_core::Rules for Ur {
     }
 
     fn start(variant: &Variant, first: Side) -> Position {
-        Position::start(variant.pieces()).with_side(first)
+        Position::start(variant, first)
     }
 
     #[inline]
@@ -308,6 +306,14 @@ impl dice_core::Rules for Ur {
     fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {
         position.refusal(variant, roll, mv)
     }
+}
+
+/// Records of the Royal Game of Ur (spec §13): rolls 0 to 4, faces of three
+/// or four dice, and the turn kept by a destination square's name.
+impl dice_core::Notation for Ur {
+    const MAX_ROLL: u8 = ROLL_MAX;
+    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
+    type Extra = ();
 
     /// The same side throws again when the move's destination square is
     /// named `a1 g1 a3 g3 d2`, whatever the route; home and a lost turn pass.
@@ -337,6 +343,6 @@ impl dice_core::Rules for Ur {
     }
 
     fn spelled_out(variant: &Variant) -> String {
-        variant.describe()
+        variant.spelled_out()
     }
 }

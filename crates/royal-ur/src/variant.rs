@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{Chance, RulesText, RulesTextError, read_rules_text};
+use dice_core::{Chance, Coded, ReadRules, read_rules};
 
 use crate::Route;
 
@@ -115,6 +115,34 @@ impl VariantError {
             VariantError::RepeatedField(_) => "repeated_field",
             VariantError::NotSpelledOut(_) => "rules",
         }
+    }
+}
+
+impl Coded for VariantError {
+    fn code(&self) -> &'static str {
+        VariantError::code(self)
+    }
+}
+
+/// Rules a person writes: `finkel`, `masters`, or the fields that differ
+/// from finkel in any order.
+impl ReadRules for Variant {
+    type Error = VariantError;
+
+    fn named(name: &str) -> Result<Variant, VariantError> {
+        Variant::named(name)
+    }
+
+    fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
+        Variant::with_field(self, field, value)
+    }
+
+    fn unknown_field(word: &str) -> VariantError {
+        VariantError::UnknownField(word.to_owned())
+    }
+
+    fn repeated_field(field: &str) -> VariantError {
+        VariantError::RepeatedField(field.to_owned())
     }
 }
 
@@ -234,15 +262,7 @@ impl Variant {
     /// [`VariantError::RepeatedField`] for a field given twice and
     /// [`VariantError::BadValue`] for a value a field may not take.
     pub fn parse_lenient(text: &str) -> Result<Variant, VariantError> {
-        match read_rules_text(text) {
-            Ok(RulesText::Name(name)) => Variant::named(name),
-            Ok(RulesText::Fields(fields)) => Variant::custom(fields),
-            Err(RulesTextError::Repeated(field)) => Err(VariantError::RepeatedField(field)),
-            Err(e) => Err(VariantError::UnknownField(match e {
-                RulesTextError::NotAField(word) => word,
-                other => other.to_string(),
-            })),
-        }
+        read_rules(text)
     }
 
     /// This rule set with one field set from text.
@@ -369,9 +389,9 @@ impl Variant {
 
     /// The five fields spelled out, e.g.
     /// `route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=7`, even for a
-    /// named set.
+    /// named set (the reference's `describe`).
     #[must_use]
-    pub fn describe(&self) -> String {
+    pub fn spelled_out(&self) -> String {
         format!(
             "route={} dice={} zero_rolls={} safe_rosettes={} pieces={}",
             self.route,
@@ -432,7 +452,7 @@ impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name() {
             Some(name) => f.write_str(name),
-            None => f.write_str(&self.describe()),
+            None => f.write_str(&self.spelled_out()),
         }
     }
 }
@@ -481,11 +501,11 @@ mod tests {
             VariantError::UnknownName("Finkel".into())
         );
         assert_eq!(
-            Variant::FINKEL.describe(),
+            Variant::FINKEL.spelled_out(),
             "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=7"
         );
         assert_eq!(
-            Variant::MASTERS.describe(),
+            Variant::MASTERS.spelled_out(),
             "route=long dice=3 zero_rolls=4 safe_rosettes=0 pieces=7"
         );
         assert_eq!(Variant::default().name(), Some("finkel"));

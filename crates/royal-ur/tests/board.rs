@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{Mix, variants};
-use dice_core::{How, PLY_CAP, Seed, Side, Status};
+use common::{Xorshift, variants};
+use dice_core::{Ending, PLY_CAP, Seed, Side, Status};
 use royal_ur::{ApplyError, Board, Game, Move, NewBoardError, Position, Refusal, Variant};
 
 fn pos(text: &str) -> Position {
@@ -71,7 +71,7 @@ fn moves_follow_the_position_and_stop_at_the_end() {
     assert_eq!(won.status(), Status::Won(Side::Light));
     assert_eq!(
         (won.winner(), won.how()),
-        (Some(Side::Light), Some(How::Home))
+        (Some(Side::Light), Some(Ending::Home))
     );
     assert!(won.is_over() && won.moves(1).is_empty());
     // The same position one piece short of home is on, until the ply cap.
@@ -84,7 +84,7 @@ fn moves_follow_the_position_and_stop_at_the_end() {
     assert_eq!(texts(&on, 1), ["hand-d3", "h2-h3"]);
     let capped = board(Variant::FINKEL, text, PLY_CAP);
     assert_eq!((capped.status(), capped.winner()), (Status::Drawn, None));
-    assert_eq!(capped.how(), Some(How::PlyCap));
+    assert_eq!(capped.how(), Some(Ending::PlyCap));
     assert!(capped.is_over() && capped.moves(1).is_empty());
 }
 
@@ -130,7 +130,7 @@ fn apply_refuses_with_the_reason_and_changes_nothing() {
     ] {
         let before = over.clone();
         assert_eq!(over.apply(1, mv("h2-h3")), Err(ApplyError::GameOver));
-        assert!(!over.forfeit());
+        assert!(over.forfeit().is_err());
         assert_eq!(over, before);
     }
 }
@@ -149,17 +149,17 @@ fn apply_plays_captures_rosettes_and_homes_and_passes_the_turn_right() {
     assert_eq!((info.trace(), info.side()), ("0>4*".to_owned(), Side::Dark));
     assert_eq!(b.side(), Side::Dark);
     // A lost turn passes even after a rosette.
-    assert!(b.forfeit());
+    assert!(b.forfeit().is_ok());
     assert_eq!((b.side(), b.ply(), b.depth()), (Side::Light, 13, 3));
     // Undo goes back one ply at a time to the start, exactly.
-    assert!(b.undo());
+    assert!(b.undo().is_ok());
     assert_eq!((b.side(), b.ply()), (Side::Dark, 12));
-    assert!(b.undo() && b.undo());
+    assert!(b.undo().is_ok() && b.undo().is_ok());
     assert_eq!(
         b,
         board(Variant::FINKEL, "4xx2/1ldd4/l1l1xx2 l 4 0 5 0", 10)
     );
-    assert!(!b.undo());
+    assert!(b.undo().is_err());
 
     // Bearing off the last piece wins, on the capping ply too.
     // Light: g1 (14) and six home; dark: all seven in hand.
@@ -169,14 +169,14 @@ fn apply_plays_captures_rosettes_and_homes_and_passes_the_turn_right() {
     assert!(info.home() && !info.rosette());
     assert_eq!(
         (b.status(), b.how(), b.ply()),
-        (Status::Won(Side::Light), Some(How::Home), PLY_CAP)
+        (Status::Won(Side::Light), Some(Ending::Home), PLY_CAP)
     );
-    assert!(b.undo());
+    assert!(b.undo().is_ok());
     assert_eq!(b.status(), Status::Ongoing);
     // A lost turn onto the cap draws, and undo takes the draw back.
-    assert!(b.forfeit());
-    assert_eq!((b.status(), b.how()), (Status::Drawn, Some(How::PlyCap)));
-    assert!(b.undo() && !b.is_over());
+    assert!(b.forfeit().is_ok());
+    assert_eq!((b.status(), b.how()), (Status::Drawn, Some(Ending::PlyCap)));
+    assert!(b.undo().is_ok() && !b.is_over());
 }
 
 /// Plays `games` seeded games with random legal moves and replays each on a
@@ -184,7 +184,7 @@ fn apply_plays_captures_rosettes_and_homes_and_passes_the_turn_right() {
 /// details agree with the log's flags, the board equals the game after
 /// every play, and undo walks back through every earlier position.
 fn replay_on_a_board(variant: Variant, games: u32) {
-    let mut rng = Mix(0x5eed ^ u64::from(variant.pieces()));
+    let mut rng = Xorshift::new(0x5eed ^ u64::from(variant.pieces()));
     for n in 0..games {
         let mut game = Game::seeded(Seed::new(format!("board {n}")).unwrap(), variant).unwrap();
         let mut b = Board::start(variant, game.first());
@@ -202,7 +202,7 @@ fn replay_on_a_board(variant: Variant, games: u32) {
                     }
                     None => {
                         assert!(b.moves(entry.roll).is_empty(), "game {n} lost a turn");
-                        assert!(b.forfeit());
+                        assert!(b.forfeit().is_ok());
                     }
                 }
                 history.push((*b.position(), b.ply()));
@@ -228,7 +228,7 @@ fn replay_on_a_board(variant: Variant, games: u32) {
         while let Some(&(p, ply)) = history.last() {
             assert_eq!((*b.position(), b.ply()), (p, ply), "game {n}, undo");
             history.pop();
-            assert_eq!(b.undo(), !history.is_empty());
+            assert_eq!(b.undo().is_ok(), !history.is_empty());
         }
         assert_eq!(b, Board::start(variant, game.first()));
     }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Mix, random_position};
+use common::{Xorshift, random_position};
 use dice_core::{Side, Status};
 use royal_ur::{
     Bot, BotError, Move, Position, Route, Rung, Variant, Weights, evaluate, greedy, rung, search,
@@ -52,31 +52,39 @@ fn greedy_prefers_the_last_capture_then_the_last_rosette_then_the_last_move() {
 fn evaluation_by_hand() {
     let v = Variant::FINKEL;
     for w in [SHORT, LONG, Weights::default()] {
-        assert_eq!(evaluate(&Position::start(7), Side::Light, &v, &w), 0);
+        assert_eq!(
+            evaluate(
+                &v,
+                &Position::start(&Variant::FINKEL, Side::Light),
+                Side::Light,
+                &w
+            ),
+            0
+        );
     }
     // Light b1 (3) and e2 (9), five in hand; dark all in hand.
     // 16 × 12 progress, nothing exposed, entry 8 × (5 − 7) = −16 taken off.
     let p = pos("4xx2/4l3/1l2xx2 l 5 0 7 0");
-    assert_eq!(evaluate(&p, Side::Light, &v, &SHORT), 208);
-    assert_eq!(evaluate(&p, Side::Dark, &v, &SHORT), -208);
+    assert_eq!(evaluate(&v, &p, Side::Light, &SHORT), 208);
+    assert_eq!(evaluate(&v, &p, Side::Dark, &SHORT), -208);
     // Light a2 (5), dark c3 (dark's 2): dark hits a2 with a 3 (4/16), so
     // light's exposure is 4 × 5 = 20, and 16 × 20 / 16 = 20 is taken off
     // 16 × (5 − 2) = 48.
     let p = pos("2d1xx2/l7/4xx2 l 6 0 6 0");
-    assert_eq!(evaluate(&p, Side::Light, &v, &SHORT), 28);
-    assert_eq!(evaluate(&p, Side::Dark, &v, &SHORT), -28);
+    assert_eq!(evaluate(&v, &p, Side::Light, &SHORT), 28);
+    assert_eq!(evaluate(&v, &p, Side::Dark, &SHORT), -28);
     // Masters: a 3 is 2/16 of the throws, so the exposure is 2 × 5 = 10,
     // and 16 × 10 / 16 = 10.
-    assert_eq!(evaluate(&p, Side::Light, &Variant::MASTERS, &LONG), 38);
+    assert_eq!(evaluate(&Variant::MASTERS, &p, Side::Light, &LONG), 38);
     // A piece held on d2, the shared rosette: +16 (it is safe, so not exposed).
     let p = pos("4xx2/3l4/4xx2 l 6 0 7 0");
     assert_eq!(
-        evaluate(&p, Side::Light, &v, &SHORT),
+        evaluate(&v, &p, Side::Light, &SHORT),
         16 * 8 + 16 - 8 * (6 - 7)
     );
     // Home counts len + 1 = 15 steps.
     let p = pos("4xx2/8/4xx2 l 6 1 7 0");
-    assert_eq!(evaluate(&p, Side::Light, &v, &Weights::default()), 16 * 15);
+    assert_eq!(evaluate(&v, &p, Side::Light, &Weights::default()), 16 * 15);
 }
 
 /// A plain expectiminimax with no budget, for comparison.
@@ -93,7 +101,7 @@ fn plain(p: &Position, root: Side, d: i64, v: &Variant, w: &Weights) -> i64 {
         Status::Ongoing => {}
     }
     if d <= 0 {
-        return evaluate(p, root, v, w);
+        return evaluate(v, p, root, w);
     }
     let mut sum = 0;
     let mut den = 1;
@@ -119,7 +127,7 @@ fn plain(p: &Position, root: Side, d: i64, v: &Variant, w: &Weights) -> i64 {
 
 #[test]
 fn search_agrees_with_a_plain_expectiminimax_and_breaks_ties_high() {
-    let mut rng = Mix(3);
+    let mut rng = Xorshift::new(3);
     for (v, w) in [(Variant::FINKEL, SHORT), (Variant::MASTERS, LONG)] {
         for _ in 0..60 {
             let p = random_position(&mut rng, &v, false);
@@ -128,7 +136,7 @@ fn search_agrees_with_a_plain_expectiminimax_and_breaks_ties_high() {
             }
             for roll in 1..=4 {
                 let moves = p.legal(&v, roll);
-                let info = search(&p, roll, 2, u64::MAX, &v, &w);
+                let info = search(&v, &p, roll, 2, u64::MAX, &w);
                 if moves.is_empty() {
                     assert_eq!(info.index, None);
                     continue;
@@ -157,22 +165,22 @@ fn budget_rules() {
     assert_eq!(moves, 4);
     // Level 1 is never cut, and a budget already spent ends the search
     // after it, unstopped.
-    let info = search(&p, 3, 4, 1, &v, &SHORT);
+    let info = search(&v, &p, 3, 4, 1, &SHORT);
     assert_eq!((info.depth, info.nodes, info.stopped), (1, moves, false));
     assert!(info.index.is_some());
     // One node more than level 1 needs: level 2 starts, is cut after that
     // node, and is thrown away.
-    let info = search(&p, 3, 4, moves + 1, &v, &SHORT);
+    let info = search(&v, &p, 3, 4, moves + 1, &SHORT);
     assert_eq!((info.depth, info.nodes, info.stopped), (1, moves + 1, true));
     // A budget met exactly by level 1 ends the search there, unstopped.
-    let info = search(&p, 3, 4, moves, &v, &SHORT);
+    let info = search(&v, &p, 3, 4, moves, &SHORT);
     assert_eq!((info.depth, info.nodes, info.stopped), (1, moves, false));
     // One move: level 1 only.
-    let start = Position::start(7);
-    let info = search(&start, 2, 4, 1_000_000, &v, &SHORT);
+    let start = Position::start(&Variant::FINKEL, Side::Light);
+    let info = search(&v, &start, 2, 4, 1_000_000, &SHORT);
     assert_eq!((info.index, info.depth, info.nodes), (Some(0), 1, 1));
     // Nodes add up over levels and never pass the budget after level 1.
-    let info = search(&p, 3, 0, 5_000, &v, &SHORT);
+    let info = search(&v, &p, 3, 0, 5_000, &SHORT);
     assert!(info.nodes <= 5_000 && info.depth >= 2, "{info:?}");
 }
 
@@ -181,7 +189,7 @@ fn a_win_is_worth_a_million_and_the_depth_left() {
     let v = Variant::FINKEL;
     // Light: g1 (14), six home. A 1 bears the last piece off.
     let p = pos("4xx2/8/4xxl1 l 0 6 7 0");
-    let info = search(&p, 1, 3, 1_000_000, &v, &SHORT);
+    let info = search(&v, &p, 1, 3, 1_000_000, &SHORT);
     assert_eq!(
         (info.index, info.value, info.depth, info.nodes),
         (Some(0), 1_000_000, 1, 1)
@@ -219,10 +227,19 @@ fn the_ladder_and_the_bot() {
             weights: LONG
         })
     );
-    assert_eq!(rung(5, Route::Long), Err(BotError::Level(5)));
+    assert_eq!(
+        rung(5, Route::Long),
+        Err(BotError::Level { level: 5, top: 4 })
+    );
     assert_eq!(rung(0, Route::Long).unwrap_err().code(), "level");
-    assert_eq!(Bot::new(Some(0), None), Err(BotError::Level(0)));
-    assert_eq!(Bot::new(Some(100), None), Err(BotError::Level(100)));
+    assert_eq!(
+        Bot::new(Some(0), None),
+        Err(BotError::Level { level: 0, top: 4 })
+    );
+    assert_eq!(
+        Bot::new(Some(100), None),
+        Err(BotError::Level { level: 100, top: 4 })
+    );
     assert_eq!(Bot::new(None, Some(0)), Err(BotError::Budget(0)));
     assert_eq!(
         Bot::new(None, Some(2_000_000_001)).unwrap_err().code(),
@@ -233,7 +250,7 @@ fn the_ladder_and_the_bot() {
 
     let p = pos("4xx2/1ldd4/l1l1xx2 l 4 0 5 0");
     let greedy_bot = Bot::new(Some(1), None).unwrap();
-    let t = greedy_bot.think(&p, 3, &Variant::FINKEL).unwrap();
+    let t = greedy_bot.think(&Variant::FINKEL, &p, 3).unwrap();
     assert_eq!(
         (
             t.mv.to_string().as_str(),
@@ -245,13 +262,13 @@ fn the_ladder_and_the_bot() {
         ("a1-c2", 2, 0, None, 0)
     );
     let bot = Bot::new(Some(3), Some(50_000)).unwrap();
-    let a = bot.think(&p, 3, &Variant::FINKEL).unwrap();
-    let b = bot.think(&p, 3, &Variant::FINKEL).unwrap();
+    let a = bot.think(&Variant::FINKEL, &p, 3).unwrap();
+    let b = bot.think(&Variant::FINKEL, &p, 3).unwrap();
     assert_eq!(a, b, "the same question gets the same answer");
     assert_eq!(a.level, 3);
     assert!(a.depth >= 1 && a.depth <= 3 && a.nodes > 0);
     assert_eq!(
-        bot.think(&p, 2, &Variant::FINKEL),
+        bot.think(&Variant::FINKEL, &p, 2),
         None,
         "a 2 allows no move here"
     );

@@ -35,7 +35,7 @@ fn records_replay_and_their_summaries_hold() {
             "key": game.key().to_string(),
             "result": result.map(|o| format!("{} {}", o.winner.map_or("draw", Side::as_str), o.how)),
             "plies": game.ply(),
-            "rolls": game.rolls(),
+            "rolls": game.throws(),
             "lost_turns": game.forfeits_since(0).len(),
             "home": [game.home(Side::Light), game.home(Side::Dark)],
             "next": game.side().zip(game.roll()).map(|(s, r)| format!("{s} rolls {r}")),

@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{Mix, listed, oracle, places, random_position, variants};
-use dice_core::{MoveList, Rules, Side};
-use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions, walk};
+use common::{Xorshift, listed, oracle, places, random_position, variants};
+use dice_core::{MoveList, Notation, Rules, Side};
+use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions};
 
 fn pos(text: &str) -> Position {
     Position::parse(text).unwrap()
@@ -29,12 +29,27 @@ fn hand_worked_move_lists_in_order() {
     let long = pos("4xxl1/3l3d/4xxd1 l 5 0 5 0");
     let long_dark = long.with_side(Side::Dark);
     let cases: Vec<(Variant, Position, u8, Vec<&str>)> = vec![
-        (Variant::FINKEL, Position::start(7), 4, vec!["hand-a1"]),
-        (Variant::FINKEL, Position::start(7), 0, vec![]),
-        (Variant::MASTERS, Position::start(7), 1, vec!["hand-d1"]),
+        (
+            Variant::FINKEL,
+            Position::start(&Variant::FINKEL, Side::Light),
+            4,
+            vec!["hand-a1"],
+        ),
+        (
+            Variant::FINKEL,
+            Position::start(&Variant::FINKEL, Side::Light),
+            0,
+            vec![],
+        ),
         (
             Variant::MASTERS,
-            Position::start(7).with_side(Side::Dark),
+            Position::start(&Variant::FINKEL, Side::Light),
+            1,
+            vec!["hand-d1"],
+        ),
+        (
+            Variant::MASTERS,
+            Position::start(&Variant::FINKEL, Side::Light).with_side(Side::Dark),
             3,
             vec!["hand-b3"],
         ),
@@ -91,7 +106,7 @@ fn hand_worked_move_lists_in_order() {
 
 #[test]
 fn generation_matches_the_oracle_over_many_positions() {
-    let mut rng = Mix(7);
+    let mut rng = Xorshift::new(7);
     for variant in variants() {
         for i in 0..3000 {
             let p = random_position(&mut rng, &variant, i % 3 == 0);
@@ -137,7 +152,7 @@ fn every_refusal_reason_is_reached() {
 
 #[test]
 fn every_pair_of_places_is_played_iff_legal_and_never_refused_as_bad_move() {
-    let mut rng = Mix(11);
+    let mut rng = Xorshift::new(11);
     let pairs: Vec<Move> = places()
         .into_iter()
         .flat_map(|a| {
@@ -263,8 +278,10 @@ fn slow_walk(depth: u32, variant: &Variant, p: &Position) -> u64 {
 fn walk_counts_from_the_start() {
     let mut lines = Vec::new();
     for (name, v) in [("finkel", Variant::FINKEL), ("masters", Variant::MASTERS)] {
-        let start = Position::start(7);
-        let counts: Vec<u64> = (1..=5).map(|d| walk(d, &v, &start)).collect();
+        let start = Position::start(&v, Side::Light);
+        let counts: Vec<u64> = (1..=5)
+            .map(|d| dice_core::walk::<Ur>(&v, &start, d))
+            .collect();
         for d in 1..=3 {
             assert_eq!(
                 counts[d as usize - 1],

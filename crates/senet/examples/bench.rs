@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             game.play(mv)?;
         }
         plies += u64::from(game.ply());
-        throws += game.rolls();
+        throws += game.throws();
     }
     let secs = start.elapsed().as_secs_f64();
     println!("rules {variant}: {games} random games in {secs:.2} s");

@@ -41,9 +41,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s = Variant::SKYRUK;
     let k7 = k.with_pieces(Pieces::Seven);
     let s7 = s.with_pieces(Pieces::Seven);
-    let stand = k.with("water", "stand")?;
-    let ends = k.with("protect", "ends")?.with("blockade", "2")?;
-    let reborn26 = s.with("water", "reborn")?;
+    let stand = k.with_field("water", "stand")?;
+    let ends = k
+        .with_field("protect", "ends")?
+        .with_field("blockade", "2")?;
+    let reborn26 = s.with_field("water", "reborn")?;
     let mut specs = Vec::new();
     for (i, name) in [
         "kendall-01",
@@ -158,12 +160,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Dice::Seeded(Seed::new(format!("fixture {}", sp.name))?),
             sp.variant,
         )
-        .extra(sp.seat);
+        .with_extra(sp.seat);
         if let Some(first) = sp.first {
-            setup = setup.first(first);
+            setup = setup.with_first(first);
         }
         let mut game = Game::new(setup)?;
-        let (a, b) = (Bot::new(sp.levels.0)?, Bot::new(sp.levels.1)?);
+        let (a, b) = (
+            Bot::new(Some(sp.levels.0), None)?,
+            Bot::new(Some(sp.levels.1), None)?,
+        );
         while let Some(side) = game.side() {
             if sp.stop.is_some_and(|n| game.ply() >= n) {
                 break;
@@ -173,7 +178,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             game.play(mv)?;
         }
         if sp.resign {
-            game.resign(None);
+            game.resign(None)?;
         }
         let mut record = game.to_record();
         if sp.seedless {

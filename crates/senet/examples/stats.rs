@@ -6,20 +6,8 @@
 //! cargo run --release -p senet --example stats -- ladder 2000 kendall
 //! ```
 
-use dice_core::{Seed, Side};
+use dice_core::{Seed, Side, Xorshift};
 use senet::{Bot, Game, Pieces, Variant};
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-}
 
 fn random(games: u64) -> Result<(), Box<dyn std::error::Error>> {
     println!(
@@ -29,14 +17,14 @@ fn random(games: u64) -> Result<(), Box<dyn std::error::Error>> {
     for base in [Variant::KENDALL, Variant::SKYRUK] {
         for pieces in [Pieces::Five, Pieces::Seven] {
             let variant = base.with_pieces(pieces);
-            let mut rng = Lcg(1);
+            let mut rng = Xorshift::new(1);
             let (mut first, mut draws, mut throws, mut plies) = (0u64, 0u64, 0u64, 0u64);
             for n in 0..games {
                 let seed = Seed::new(format!("random {} {n}", variant.spelled_out()))?;
                 let mut game = Game::seeded(seed, variant)?;
                 while !game.is_over() {
                     let legal = game.legal();
-                    let mv = legal[(rng.next() % legal.len() as u64) as usize];
+                    let mv = legal[rng.below(legal.len())];
                     game.play(mv)?;
                 }
                 match game.result().and_then(|r| r.winner) {
@@ -44,7 +32,7 @@ fn random(games: u64) -> Result<(), Box<dyn std::error::Error>> {
                     Some(Side::Dark) => {}
                     _ => draws += 1,
                 }
-                throws += game.rolls();
+                throws += game.throws();
                 plies += u64::from(game.ply());
             }
             let g = games as f64;
@@ -66,7 +54,7 @@ fn ladder(games: u64, variant: Variant) -> Result<(), Box<dyn std::error::Error>
     println!("|---|---|---|---|---|---|---|");
     for lo in 1..=3u8 {
         let hi = lo + 1;
-        let (low, high) = (Bot::new(lo)?, Bot::new(hi)?);
+        let (low, high) = (Bot::new(Some(lo), None)?, Bot::new(Some(hi), None)?);
         let (mut wins, mut draws) = (0u64, 0u64);
         for n in 0..games {
             let seed = Seed::new(format!("ladder {variant} {lo}v{hi} {}", n / 2))?;

@@ -3,7 +3,7 @@
 //! `cargo run --release -p senet --example walk -- [max depth]`
 
 use dice_core::Side;
-use senet::{Pieces, Position, Variant, walk};
+use senet::{Pieces, Position, Senet, Variant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let max: u32 = std::env::args().nth(1).map_or(Ok(4), |a| a.parse())?;
@@ -15,7 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ] {
         for first in [Side::Light, Side::Dark] {
             for depth in 1..=max {
-                let count = walk(&variant, &Position::start(&variant, first), depth);
+                let count =
+                    dice_core::walk::<Senet>(&variant, &Position::start(&variant, first), depth);
                 println!("{variant}, {first}, {depth}, {count}");
             }
         }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
     deny(
@@ -11,30 +12,33 @@
 )]
 
 mod bot;
-mod chances;
+mod flags;
 mod game;
-mod mv;
+mod house;
+mod info;
+mod key;
+mod moves;
 mod position;
 mod refusal;
 mod rules;
 mod seat;
 mod variant;
-mod walk;
 
-pub use bot::{
-    BUDGET, Bot, BotLevelError, LEVEL_ASKED_MAX, LEVEL_MAX, LEVEL_MIN, Thought, WIN, evaluate,
-};
-pub use chances::{CHANCES, Chance};
-pub use game::{Game, SenetGame, Turn, script};
-pub use mv::{Dest, Move, ParseMoveError};
-pub use position::{HouseError, Inconsistency, Key, Position, PositionError, PositionErrorKind};
+pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, evaluate};
+pub use dice_core::{BotError, Chance};
+pub use flags::Flags;
+pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
+pub use house::{HOUSES, House, ParseHouseError};
+pub use info::MoveInfo;
+pub use key::Key;
+pub use moves::{Move, ParseMoveError, Place};
+pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
-pub use rules::{Flags, Senet, roll_of, throws_again};
+pub use rules::{ROLL_MAX, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
 pub use variant::{
-    Blockade, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
+    Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
 };
-pub use walk::walk;
 
 /// The version of what a game does: it goes up when a release changes a move
 /// allowed, refused or made from the same seed. The record does not carry it.

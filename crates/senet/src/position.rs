@@ -5,12 +5,14 @@ use std::fmt;
 use dice_core::Side;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{On26, Protect, Variant, Water};
+use crate::house::{HAPPINESS, HOUSES, WATER};
+use crate::{House, Key, On26, Protect, Variant, Water};
 
-/// The bits of houses 1..=27, where runs are counted.
-pub(crate) const RUN_MASK: u32 = (1 << 27) - 1;
+/// The bits of houses 1..=27, where runs are counted (the pieces on 28..30
+/// are in no run).
+pub(crate) const RUN_MASK: u32 = (1 << WATER) - 1;
 /// The bits of houses 1..=30.
-pub(crate) const BOARD_MASK: u32 = (1 << 30) - 1;
+pub(crate) const BOARD_MASK: u32 = (1 << HOUSES) - 1;
 
 /// The bit of house `h` (1..=30).
 #[inline]
@@ -79,14 +81,16 @@ pub(crate) fn run_of(s: u32, h: u8) -> u32 {
 ///
 /// ```
 /// use dice_core::Side;
-/// use senet::{Position, Variant};
+/// use senet::{House, Position, Variant};
 ///
 /// let start = Position::start(&Variant::KENDALL, Side::Light);
 /// assert_eq!(start.to_string(), "dldldldldl/........../.......... l");
-/// assert_eq!(start.at(2), Ok(Some(Side::Light)));
-/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL).unwrap();
+/// assert_eq!(start.at("2".parse()?), Some(Side::Light));
+/// assert_eq!(start.at(House::WATER), None);
+/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL)?;
 /// assert_eq!(back, start);
 /// assert_eq!(start.key(&Variant::KENDALL).to_string(), "0000000000066666");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -120,18 +124,16 @@ impl Position {
         }
     }
 
-    /// The same position with a piece of `side` on `house` (replacing what
-    /// stood there).
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn with_piece(self, house: u8, side: Side) -> Result<Position, HouseError> {
-        let b = house_bit(house)?;
-        let mut p = self;
-        *p.board_mut(side.other()) &= !b;
-        *p.board_mut(side) |= b;
-        Ok(p)
+    /// The same position with `who` (or nobody) on `house`.
+    #[must_use]
+    pub const fn with_piece(mut self, house: House, who: Option<Side>) -> Position {
+        let b = house.bit();
+        self.boards[0] &= !b;
+        self.boards[1] &= !b;
+        if let Some(side) = who {
+            *self.board_mut(side) |= b;
+        }
+        self
     }
 
     /// Reads a position string, judged against the rules.
@@ -171,7 +173,7 @@ impl Position {
         if p.boards.iter().any(|b| b.count_ones() > max) {
             return Err(err(PositionErrorKind::Pieces));
         }
-        if variant.water == Water::Reborn && p.at_bits(27).is_some() {
+        if variant.water == Water::Reborn && p.at(House::WATER).is_some() {
             return Err(err(PositionErrorKind::Water));
         }
         Ok(p)
@@ -224,14 +226,10 @@ impl Position {
         }
     }
 
-    /// Who stands on a house, or `None` when it is empty.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn at(&self, house: u8) -> Result<Option<Side>, HouseError> {
-        house_bit(house)?;
-        Ok(self.at_bits(house))
+    /// Who stands on a house, if anyone.
+    #[must_use]
+    pub fn at(&self, house: House) -> Option<Side> {
+        self.at_bits(house.number())
     }
 
     /// How many pieces a side has on the board.
@@ -249,53 +247,45 @@ impl Position {
 
     /// Whether the piece on `house` cannot be swapped (it stands in a run its
     /// rules protect); false for an empty house.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn protected(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
-        let b = house_bit(house)?;
-        Ok(self
-            .boards
+    #[must_use]
+    pub fn protected(&self, house: House, variant: &Variant) -> bool {
+        self.boards
             .iter()
-            .any(|&s| protected_mask(s, variant.protect) & b != 0))
+            .any(|&s| protected_mask(s, variant.protect) & house.bit() != 0)
     }
 
     /// Whether the piece on `house` belongs to a run the other side may not
     /// pass; false for an empty house.
-    ///
-    /// # Errors
-    ///
-    /// [`HouseError`] when the house is not 1..=30.
-    pub fn in_blockade(&self, house: u8, variant: &Variant) -> Result<bool, HouseError> {
-        let b = house_bit(house)?;
-        Ok(self
-            .boards
+    #[must_use]
+    pub fn in_blockade(&self, house: House, variant: &Variant) -> bool {
+        self.boards
             .iter()
-            .any(|&s| blockade_mask(s, variant.blockade) & b != 0))
+            .any(|&s| blockade_mask(s, variant.blockade) & house.bit() != 0)
     }
 
     /// The house whose piece alone the throw in hand may move: 26 under
     /// `on26=again` when the side to move stands there.
     #[must_use]
-    pub fn bound(&self, variant: &Variant) -> Option<u8> {
-        (variant.on26 == On26::Again && self.bits(self.side) & bit(26) != 0).then_some(26)
+    pub fn bound(&self, variant: &Variant) -> Option<House> {
+        (variant.on26 == On26::Again && self.bits(self.side) & bit(HAPPINESS) != 0)
+            .then_some(House::HAPPINESS)
     }
 
-    /// Whether the position could arise in play under these rules: no two
-    /// pieces on a house, none off the thirty, and [`Position::check`].
+    /// Whether the position could arise in play under these rules
+    /// ([`Position::check`] finds nothing).
     #[must_use]
     pub fn is_consistent(&self, variant: &Variant) -> bool {
-        let all = self.boards[0] | self.boards[1];
-        self.boards[0] & self.boards[1] == 0
-            && all & !BOARD_MASK == 0
-            && self.check(variant).is_ok()
+        self.check(variant).is_ok()
     }
 
-    /// Whether the position can occur in a game under `variant`: no more
-    /// pieces a side than the rules have, nobody in the water under
-    /// `water=reborn`, at most one side with every piece home, and under
-    /// `on26=again` nobody but the side to move on 26.
+    /// Whether the position can occur in a game under `variant`, checked
+    /// whole: no house holds two pieces and none stands off the thirty; no
+    /// more pieces a side than the rules have; nobody in the water under
+    /// `water=reborn`; at most one side with every piece home; under
+    /// `on26=again` nobody but the side to move on 26; and the key packs
+    /// the position as spec §6 lays it out. The rules
+    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// and `race soak` all ask it.
     ///
     /// ```
     /// use dice_core::Side;
@@ -311,6 +301,15 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
+        let shared = self.boards[0] & self.boards[1] & BOARD_MASK;
+        if let Some(house) = House::new(shared.trailing_zeros() as u8 + 1) {
+            return Err(Inconsistency::Shared { house });
+        }
+        for side in Side::ALL {
+            if self.bits(side) & !BOARD_MASK != 0 {
+                return Err(Inconsistency::OffBoard { side });
+            }
+        }
         let pieces = variant.piece_count();
         for side in Side::ALL {
             let count = self.on_board(side);
@@ -323,19 +322,41 @@ impl Position {
             }
         }
         if variant.water == Water::Reborn
-            && let Some(side) = self.at_bits(27)
+            && let Some(side) = self.at(House::WATER)
         {
             return Err(Inconsistency::Water { side });
         }
         if self.boards[0] == 0 && self.boards[1] == 0 {
             return Err(Inconsistency::BothHome);
         }
-        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(26) != 0 {
+        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(HAPPINESS) != 0 {
             return Err(Inconsistency::On26 {
                 side: self.side.other(),
             });
         }
+        let key = self.key(variant);
+        let laid_out = self.key_laid_out(variant);
+        if key.bits() != laid_out {
+            return Err(Inconsistency::Key { key, laid_out });
+        }
         Ok(())
+    }
+
+    /// The key as spec §6 lays it out, read house by house: two bits a
+    /// house (1 light, 2 dark), the side to move at bit 60 and a bound throw
+    /// at bit 61. [`Position::key`] packs the same bits from the boards.
+    fn key_laid_out(&self, variant: &Variant) -> u64 {
+        let mut bits = 0u64;
+        for house in House::ALL {
+            let code = match self.at(house) {
+                None => 0,
+                Some(Side::Light) => 1u64,
+                Some(Side::Dark) => 2,
+            };
+            bits |= code << (2 * (house.number() - 1));
+        }
+        bits | u64::from(self.side == Side::Dark) << 60
+            | u64::from(self.bound(variant).is_some()) << 61
     }
 
     /// The key of spec §6: two bits a house (0 empty, 1 light, 2 dark), bit
@@ -360,27 +381,17 @@ impl Position {
         if self.bound(variant).is_some() {
             k |= 1 << 61;
         }
-        Key(k)
-    }
-}
-
-fn house_bit(house: u8) -> Result<u32, HouseError> {
-    if (1..=30).contains(&house) {
-        Ok(bit(house))
-    } else {
-        Err(HouseError(house))
+        Key::from_bits(k)
     }
 }
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // thirty houses, two slashes, a space and the side
         let mut s = String::with_capacity(34);
-        for h in 1..=30u8 {
-            s.push(match self.at_bits(h) {
-                Some(side) => side.letter(),
-                None => '.',
-            });
-            if h == 10 || h == 20 {
+        for house in House::ALL {
+            s.push(self.at(house).map_or('.', Side::letter));
+            if matches!(house.number(), 10 | 20) {
                 s.push('/');
             }
         }
@@ -406,21 +417,23 @@ impl<'de> Deserialize<'de> for Position {
     }
 }
 
-/// A position's key: 64 bits, written as 16 lowercase hexadecimal digits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Key(pub u64);
-
-impl fmt::Display for Key {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:016x}", self.0)
-    }
-}
-
 /// Why a position cannot occur in a game under a rule set (see
 /// [`Position::check`]).
 #[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum Inconsistency {
+    /// Two pieces stand on one house.
+    #[error("two pieces stand on house {house}")]
+    Shared {
+        /// The house.
+        house: House,
+    },
+    /// A piece stands past the thirty houses.
+    #[error("a {side} piece stands off the board")]
+    OffBoard {
+        /// The side.
+        side: Side,
+    },
     /// A side has more pieces on the board than the rules give it.
     #[error("{side} has {count} pieces on the board, but the rules give each side {pieces}")]
     Pieces {
@@ -452,31 +465,38 @@ pub enum Inconsistency {
         /// The side on 26.
         side: Side,
     },
+    /// The key does not pack the position as spec §6 lays it out (see
+    /// [`Key`]): the board house by house, the side to move and a bound
+    /// throw.
+    #[error("the key {key} is not the position's {laid_out:016x}")]
+    Key {
+        /// The key the position gives.
+        key: Key,
+        /// The bits the layout gives.
+        laid_out: u64,
+    },
 }
 
 impl Inconsistency {
-    /// The contract word: `pieces`, `water`, `both_home` or `on26`.
+    /// The contract word: `shared`, `off_board`, `pieces`, `water`,
+    /// `both_home`, `on26` or `key`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            Inconsistency::Shared { .. } => "shared",
+            Inconsistency::OffBoard { .. } => "off_board",
             Inconsistency::Pieces { .. } => "pieces",
             Inconsistency::Water { .. } => "water",
             Inconsistency::BothHome => "both_home",
             Inconsistency::On26 { .. } => "on26",
+            Inconsistency::Key { .. } => "key",
         }
     }
 }
 
-/// A house number outside 1..=30.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("there is no house {0}; the houses are 1 to 30")]
-pub struct HouseError(pub u8);
-
-impl HouseError {
-    /// The contract word: `house`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        "house"
+impl dice_core::Coded for Inconsistency {
+    fn code(&self) -> &'static str {
+        Inconsistency::code(self)
     }
 }
 
@@ -528,16 +548,67 @@ impl PositionErrorKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}: {text:?}", .kind.message())]
 pub struct PositionError {
-    /// What is wrong.
-    pub kind: PositionErrorKind,
-    /// The text given.
-    pub text: String,
+    kind: PositionErrorKind,
+    text: String,
 }
 
 impl PositionError {
+    /// What is wrong.
+    #[must_use]
+    pub const fn kind(&self) -> PositionErrorKind {
+        self.kind
+    }
+
     /// The contract word: `shape`, `character`, `side`, `pieces` or `water`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         self.kind.code()
+    }
+
+    /// The text that was refused.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_as_laid_out_is_the_spec_s() {
+        let start = Position::start(&Variant::KENDALL, Side::Light);
+        assert_eq!(start.key_laid_out(&Variant::KENDALL), 0x66666);
+        let bound =
+            Position::parse("d........./........../.....l.... l", &Variant::SKYRUK).unwrap();
+        let want = (1u64 << 61) | (1 << 50) | 2;
+        assert_eq!(bound.key_laid_out(&Variant::SKYRUK), want);
+        assert_eq!(bound.key(&Variant::SKYRUK).bits(), want);
+        let dark = bound.with_side(Side::Dark);
+        assert_eq!(
+            dark.key_laid_out(&Variant::KENDALL),
+            (1 << 60) | (1 << 50) | 2
+        );
+    }
+
+    #[test]
+    fn check_finds_two_pieces_on_a_house_and_pieces_off_the_board() {
+        let start = Position::start(&Variant::KENDALL, Side::Light);
+        let mut two = start;
+        two.boards[1] |= House::new(2).unwrap().bit();
+        assert_eq!(
+            two.check(&Variant::KENDALL),
+            Err(Inconsistency::Shared {
+                house: House::new(2).unwrap()
+            })
+        );
+        let mut off = start;
+        off.boards[0] |= 1 << 30;
+        assert_eq!(
+            off.check(&Variant::KENDALL),
+            Err(Inconsistency::OffBoard { side: Side::Light })
+        );
+        assert!(!off.is_consistent(&Variant::KENDALL));
     }
 }

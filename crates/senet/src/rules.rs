@@ -1,10 +1,13 @@
 //! The rules of Senet as pure functions, on dice-core's [`Rules`] trait.
 
-use dice_core::{Faces, MoveList, Opening, Rules, Side, Status};
-use serde::{Deserialize, Serialize};
+use dice_core::{Faces, MoveList, Notation, Opening, Rules, Side, Status};
 
+use crate::house::{BEFORE_HAPPINESS, HAPPINESS, HORUS, OFF, REBIRTH, WATER};
 use crate::position::{bit, blockade_mask, protected_mask, run_of};
-use crate::{Dest, Move, On26, ParseMoveError, Position, Reach26, Refusal, Seat, Variant, Water};
+use crate::{
+    Flags, House, Move, Off30, On26, ParseMoveError, Place, Position, Reach26, Refusal, Seat,
+    Variant, Water,
+};
 
 /// The rules of Senet, for [`dice_core::Game`]: a marker type with no values.
 ///
@@ -25,16 +28,79 @@ use crate::{Dest, Move, On26, ParseMoveError, Position, Reach26, Refusal, Seat, 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Senet {}
 
-/// What a log entry says beyond the move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Flags {
-    /// The same side throws next.
-    pub again: bool,
-    /// The move swapped an enemy piece back to the departure house.
-    pub swap: bool,
-    /// Where the moved piece ended (`None` for a lost turn).
-    pub ends: Option<Dest>,
+impl Position {
+    /// The legal moves for `roll` (1..=5), in the rules' order, written into
+    /// `out` (cleared first): forward moves by ascending departure house,
+    /// or, when there are none, backward moves the same way; only the piece
+    /// on 26 when the throw is bound to it. No moves for any other roll, or
+    /// once someone has won.
+    #[inline]
+    pub fn legal_into(&self, variant: &Variant, roll: u8, out: &mut MoveList<Move>) {
+        generate(variant, self, roll, out);
+    }
+
+    /// The legal moves for `roll` as a list (see [`Position::legal_into`]).
+    #[must_use]
+    pub fn legal(&self, variant: &Variant, roll: u8) -> MoveList<Move> {
+        let mut out = MoveList::new();
+        self.legal_into(variant, roll, &mut out);
+        out
+    }
+
+    /// Plays `mv` for `roll` if it is legal, giving the position after it
+    /// and what it did.
+    ///
+    /// # Errors
+    ///
+    /// The [`Refusal`] saying why it is not (see [`Position::refusal`]).
+    pub fn play(
+        &self,
+        variant: &Variant,
+        roll: u8,
+        mv: Move,
+    ) -> Result<(Position, Flags), Refusal> {
+        judge(variant, self, roll, mv)?;
+        Ok(make(variant, self, roll, mv))
+    }
+
+    /// The position after a turn lost to `roll`: the same side throws again
+    /// after a 1, 4 or 5, the other side after a 2 or 3.
+    #[must_use]
+    pub const fn forfeit(&self, roll: u8) -> Position {
+        if throws_again(roll) {
+            *self
+        } else {
+            self.with_side(self.side.other())
+        }
+    }
+
+    /// Whether someone has won: the first side (light checked first) with
+    /// no piece left on the board. The ply cap is the game's business.
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        if self.bits(Side::Light) == 0 {
+            Status::Won(Side::Light)
+        } else if self.bits(Side::Dark) == 0 {
+            Status::Won(Side::Dark)
+        } else {
+            Status::Ongoing
+        }
+    }
+
+    /// Why `mv` is not legal for `roll` here: the first of the reasons of
+    /// spec §3.7 that applies (see [`Refusal`]). For a legal move, which
+    /// has no reason, `wrong_distance`.
+    #[must_use]
+    pub fn refusal(&self, variant: &Variant, roll: u8, mv: Move) -> Refusal {
+        // `judge` accepts exactly what `generate` lists (see the tests).
+        judge(variant, self, roll, mv)
+            .err()
+            .unwrap_or(Refusal::WrongDistance)
+    }
 }
+
+/// The highest roll: four sticks with no marked face.
+pub const ROLL_MAX: u8 = 5;
 
 /// Whether a roll gives the same side another throw: 1, 4 or 5.
 #[must_use]
@@ -42,11 +108,11 @@ pub const fn throws_again(roll: u8) -> bool {
     matches!(roll, 1 | 4 | 5)
 }
 
-/// What a throw of four sticks is worth: the count of light faces, or 5 for
-/// none.
+/// What a throw of four sticks is worth: the count of marked (light) faces,
+/// or 5 for none.
 #[must_use]
-pub const fn roll_of(throw: u8) -> u8 {
-    if throw == 0 { 5 } else { throw }
+pub const fn roll_of(marked: u8) -> u8 {
+    if marked == 0 { 5 } else { marked }
 }
 
 /// Everything move generation needs, computed once per position.
@@ -81,20 +147,25 @@ const fn between(lo: u8, hi: u8) -> u32 {
     ((1u32 << (hi - 1)) - 1) & !((1u32 << lo) - 1)
 }
 
-/// Where a piece sent to rebirth goes: 15, or the first empty house below.
+/// Where a piece sent to rebirth goes: the House of Rebirth (15), or the
+/// first empty house below it.
 #[inline]
 fn rebirth(occupied: u32) -> u8 {
-    let free = !occupied & ((1u32 << 15) - 1);
+    let free = !occupied & ((1u32 << REBIRTH) - 1);
     if free == 0 {
         // cannot happen: at most 13 other pieces stand on houses 1..15
-        15
+        REBIRTH
     } else {
         (32 - free.leading_zeros()) as u8
     }
 }
 
-/// A judged move: (nominal destination rank, where it ends (rank), swap).
+/// A judged move: (the rank the roll points to, the rank where the piece
+/// ends, whether it swaps).
 type Judged = (u8, u8, bool);
+
+/// Off the board, as a judged move: the piece leaves from its house.
+const BORNE_OFF: Judged = (OFF, OFF, false);
 
 #[inline]
 fn path_clear(c: &Ctx, lo: u8, hi: u8, target: u8, swap: bool) -> bool {
@@ -111,11 +182,11 @@ fn path_clear(c: &Ctx, lo: u8, hi: u8, target: u8, swap: bool) -> bool {
 pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
     let occupied = c.own | c.opp;
     match f {
-        1..=25 => {
+        1..=BEFORE_HAPPINESS => {
             let mut t = f + r;
-            if t > 26 {
-                if c.variant.reach26 == Reach26::From25 && f == 25 {
-                    t = 26;
+            if t > HAPPINESS {
+                if c.variant.reach26 == Reach26::From25 && f == BEFORE_HAPPINESS {
+                    t = HAPPINESS;
                 } else {
                     return Err(Refusal::Overshoot);
                 }
@@ -126,7 +197,7 @@ pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
             }
             let swap = c.opp & tb != 0;
             if swap {
-                if t >= 26 {
+                if t >= HAPPINESS {
                     return Err(Refusal::Occupied);
                 }
                 if c.opp_protected & tb != 0 {
@@ -138,15 +209,15 @@ pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
             }
             Ok((t, t, swap))
         }
-        26 => {
-            if r >= 5 {
-                return Ok((31, 31, false));
+        HAPPINESS => {
+            let t = HAPPINESS + r;
+            if t >= OFF {
+                return Ok(BORNE_OFF);
             }
-            let t = 26 + r;
             match c.variant.water {
                 Water::Reborn => {
-                    if t == 27 {
-                        return Ok((27, rebirth(occupied & !bit(26)), false));
+                    if t == WATER {
+                        return Ok((WATER, rebirth(occupied & !bit(HAPPINESS)), false));
                     }
                     let tb = bit(t);
                     if c.own & tb != 0 {
@@ -160,23 +231,25 @@ pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
                 Water::Stand => {
                     let ends = if occupied & bit(t) == 0 {
                         t
-                    } else if occupied & bit(27) == 0 {
-                        27
+                    } else if occupied & bit(WATER) == 0 {
+                        WATER
                     } else {
-                        rebirth(occupied & !bit(26))
+                        rebirth(occupied & !bit(HAPPINESS))
                     };
                     Ok((t, ends, false))
                 }
             }
         }
-        27 => match r {
-            1..=3 => Ok((27 + r, rebirth(occupied & !bit(27)), false)),
-            4 => Ok((31, 31, false)),
+        // The water: 1 to 3 point to 28..30 but send the piece back; only
+        // the roll that takes it off (4) lets it leave.
+        WATER => match r {
+            1..=3 => Ok((WATER + r, rebirth(occupied & !bit(WATER)), false)),
+            _ if WATER + r == OFF => Ok(BORNE_OFF),
             _ => Err(Refusal::Overshoot),
         },
-        28 if r == 3 => Ok((31, 31, false)),
-        29 if r == 2 => Ok((31, 31, false)),
-        30 if r == 1 || c.variant.off30 == crate::Off30::Any => Ok((31, 31, false)),
+        // 28, 29 and 30 are left by the roll that takes the piece off
+        // exactly; 30 by any roll under off30=any.
+        _ if f + r == OFF || (f == HORUS && c.variant.off30 == Off30::Any) => Ok(BORNE_OFF),
         _ => Err(Refusal::Overshoot),
     }
 }
@@ -184,7 +257,7 @@ pub(crate) fn forward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
 /// A backward move of the mover's piece on `f` by `r`.
 #[inline]
 pub(crate) fn backward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
-    if f >= 26 {
+    if f >= HAPPINESS {
         return Err(Refusal::BackwardNotAllowed);
     }
     if r >= f {
@@ -205,54 +278,74 @@ pub(crate) fn backward(c: &Ctx, f: u8, r: u8) -> Result<Judged, Refusal> {
     Ok((t, t, swap))
 }
 
-/// The nominal destination rank of a forward move (spec §3).
+/// The rank a forward move's roll points to (spec §3).
 #[inline]
 fn nominal_forward(variant: &Variant, f: u8, r: u8) -> u8 {
-    if f == 25 && variant.reach26 == Reach26::From25 {
-        26
+    if f == BEFORE_HAPPINESS && variant.reach26 == Reach26::From25 {
+        HAPPINESS
     } else {
-        (f + r).min(31)
+        (f + r).min(OFF)
     }
 }
 
 /// The bits of houses 1..=25.
-const LOW25: u32 = (1 << 25) - 1;
+const BEFORE_HAPPINESS_MASK: u32 = (1 << BEFORE_HAPPINESS) - 1;
 /// The bits of houses 1..=26.
-const LOW26: u32 = (1 << 26) - 1;
+const UP_TO_HAPPINESS_MASK: u32 = (1 << HAPPINESS) - 1;
 
-/// The legal moves, into `out` (cleared first). Exposed through [`Rules`].
+/// Starts generating the legal moves into `out` (cleared): the context to
+/// go on with, or `None` when the moves are already all there (none for a
+/// roll the sticks cannot make or a finished game; the bound piece's one
+/// move, if it has it, for a throw bound to 26).
+#[inline]
+fn begin(
+    variant: &Variant,
+    position: &Position,
+    roll: u8,
+    out: &mut MoveList<Move>,
+) -> Option<Ctx> {
+    out.clear();
+    if !(1..=ROLL_MAX).contains(&roll)
+        || position.bits(Side::Light) == 0
+        || position.bits(Side::Dark) == 0
+    {
+        return None;
+    }
+    let c = Ctx::new(variant, position);
+    let Some(b) = position.bound(variant).map(House::number) else {
+        return Some(c);
+    };
+    if let Ok((to, _, _)) = forward(&c, b, roll) {
+        out.push(Move::between(b, to));
+    }
+    None
+}
+
+/// The legal moves, into `out` (cleared first). Exposed through
+/// [`Position::legal_into`] and [`Rules`].
 ///
 /// Forward moves from 1..=25 are found for all pieces at once on bitboards;
 /// the rare cases (breaking a run, from 25 under `from25`, pieces on 26..30)
 /// go through [`forward`] one by one.
 #[inline]
 pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
-    out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
-    {
+    let Some(c) = begin(variant, position, roll, out) else {
         return;
-    }
-    let c = Ctx::new(variant, position);
-    if let Some(b) = position.bound(variant) {
-        if let Ok((to, ends, swap)) = forward(&c, b, roll) {
-            out.push(Move::judged(b, to, ends, swap));
-        }
-        return;
-    }
+    };
     let r = u32::from(roll);
     let (own, opp) = (c.own, c.opp);
-    let low = own & LOW25;
+    let low = own & BEFORE_HAPPINESS_MASK;
     // landing houses 1..=26: not own, not a protected enemy, not an enemy on 26
-    let land = !own & !(opp & (c.opp_protected | !LOW25)) & LOW26;
+    let land = !own & !(opp & (c.opp_protected | !BEFORE_HAPPINESS_MASK)) & UP_TO_HAPPINESS_MASK;
     let base = low & (land >> r);
     let mut path = 0u32;
     for k in 1..r {
         path |= c.opp_blockade >> k;
     }
     let mut ok = base & !path;
-    let mut slow = (base & path & ((opp & c.opp_blockade) >> r)) | (own & !LOW25);
+    let mut slow = (base & path & ((opp & c.opp_blockade) >> r)) | (own & !BEFORE_HAPPINESS_MASK);
     if variant.reach26 == Reach26::From25 && roll >= 2 {
-        slow |= own & bit(25);
+        slow |= own & bit(BEFORE_HAPPINESS);
     }
     while slow != 0 {
         let f = slow.trailing_zeros() as u8 + 1;
@@ -266,20 +359,20 @@ pub(crate) fn generate(variant: &Variant, position: &Position, roll: u8, out: &m
             let f = ok.trailing_zeros() as u8 + 1;
             ok &= ok - 1;
             let t = f + roll;
-            if t <= 26 {
-                out.push(Move::judged(f, t, t, opp & bit(t) != 0));
-            } else if let Ok((to, ends, swap)) = forward(&c, f, roll) {
-                out.push(Move::judged(f, to, ends, swap));
+            if t <= HAPPINESS {
+                out.push(Move::between(f, t));
+            } else if let Ok((to, _, _)) = forward(&c, f, roll) {
+                out.push(Move::between(f, to));
             }
         }
         return;
     }
-    let mut pieces = own & LOW25;
+    let mut pieces = own & BEFORE_HAPPINESS_MASK;
     while pieces != 0 {
         let f = pieces.trailing_zeros() as u8 + 1;
         pieces &= pieces - 1;
-        if let Ok((to, ends, swap)) = backward(&c, f, roll) {
-            out.push(Move::judged(f, to, ends, swap));
+        if let Ok((to, _, _)) = backward(&c, f, roll) {
+            out.push(Move::between(f, to));
         }
     }
 }
@@ -293,59 +386,50 @@ pub(crate) fn generate_plain(
     roll: u8,
     out: &mut MoveList<Move>,
 ) {
-    out.clear();
-    if !(1..=5).contains(&roll) || position.bits(Side::Light) == 0 || position.bits(Side::Dark) == 0
-    {
+    let Some(c) = begin(variant, position, roll, out) else {
         return;
-    }
-    let c = Ctx::new(variant, position);
-    if let Some(b) = position.bound(variant) {
-        if let Ok((to, ends, swap)) = forward(&c, b, roll) {
-            out.push(Move::judged(b, to, ends, swap));
-        }
-        return;
-    }
-    for f in 1..=30u8 {
+    };
+    for f in 1..=HORUS {
         if c.own & bit(f) != 0
-            && let Ok((to, ends, swap)) = forward(&c, f, roll)
+            && let Ok((to, _, _)) = forward(&c, f, roll)
         {
-            out.push(Move::judged(f, to, ends, swap));
+            out.push(Move::between(f, to));
         }
     }
     if out.is_empty() {
-        for f in 1..=25u8 {
+        for f in 1..=BEFORE_HAPPINESS {
             if c.own & bit(f) != 0
-                && let Ok((to, ends, swap)) = backward(&c, f, roll)
+                && let Ok((to, _, _)) = backward(&c, f, roll)
             {
-                out.push(Move::judged(f, to, ends, swap));
+                out.push(Move::between(f, to));
             }
         }
     }
 }
 
-/// Judges a move of the side to move: the move as legal would list it, or
-/// why not. Exposed through [`Rules::apply`] and [`Rules::refusal`].
+/// Judges a move of the side to move: `Ok` exactly when [`generate`] lists
+/// it, else why not. Exposed through [`Position::refusal`].
 pub(crate) fn judge(
     variant: &Variant,
     position: &Position,
     roll: u8,
     mv: Move,
-) -> Result<Move, Refusal> {
-    let f = mv.from();
-    match position.at_bits(f) {
+) -> Result<(), Refusal> {
+    let f = mv.departure();
+    match position.at(mv.from()) {
         None => return Err(Refusal::NoPiece),
         Some(s) if s != position.side() => return Err(Refusal::NotYourPiece),
         Some(_) => {}
     }
     if let Some(b) = position.bound(variant)
-        && f != b
+        && mv.from() != b
     {
         return Err(Refusal::Bound);
     }
     let c = Ctx::new(variant, position);
-    let to = mv.dest_rank();
+    let to = mv.to_rank();
     if to < f {
-        if f >= 26 {
+        if f >= HAPPINESS {
             return Err(Refusal::BackwardNotAllowed);
         }
         let mut list = MoveList::new();
@@ -356,14 +440,12 @@ pub(crate) fn judge(
         if u16::from(to) + u16::from(roll) != u16::from(f) {
             return Err(Refusal::WrongDistance);
         }
-        let (to, ends, swap) = backward(&c, f, roll)?;
-        return Ok(Move::judged(f, to, ends, swap));
+        return backward(&c, f, roll).map(|_| ());
     }
     if to != nominal_forward(variant, f, roll) {
         return Err(Refusal::WrongDistance);
     }
-    let (to, ends, swap) = forward(&c, f, roll)?;
-    Ok(Move::judged(f, to, ends, swap))
+    forward(&c, f, roll).map(|_| ())
 }
 
 /// The position after a move `legal` lists, and its flags. The move is
@@ -385,12 +467,12 @@ pub(crate) fn make(
     mv: Move,
 ) -> (Position, Flags) {
     let side = position.side();
-    let f = mv.from();
-    let t = mv.dest_rank();
+    let f = mv.departure();
+    let t = mv.to_rank();
     let mut p = *position;
     let (own, opp) = (position.bits(side), position.bits(side.other()));
-    let (ends, swap) = if f <= 25 && t <= 26 {
-        (t, t < 26 && opp & bit(t) != 0)
+    let (ends, swap) = if f <= BEFORE_HAPPINESS && t <= HAPPINESS {
+        (t, t < HAPPINESS && opp & bit(t) != 0)
     } else {
         let c = Ctx {
             own,
@@ -406,7 +488,7 @@ pub(crate) fn make(
     };
     let mine = &mut p.boards[side.index()];
     *mine &= !bit(f);
-    if ends <= 30 {
+    if ends <= HORUS {
         *mine |= bit(ends);
     }
     if swap {
@@ -414,21 +496,20 @@ pub(crate) fn make(
         *theirs &= !bit(t);
         *theirs |= bit(f);
     }
-    let again = throws_again(roll) || (variant.on26 == On26::Again && ends == 26);
+    let again = throws_again(roll) || (variant.on26 == On26::Again && ends == HAPPINESS);
     p.side = if again { side } else { side.other() };
     (
         p,
         Flags {
             again,
             swap,
-            ends: Some(Dest::from_rank(ends)),
+            ends: Some(Place::from_rank(ends)),
         },
     )
 }
 
 impl Rules for Senet {
     const GAME: &'static str = "senet";
-    const MAX_ROLL: u8 = 5;
 
     type Variant = Variant;
     type Position = Position;
@@ -436,7 +517,6 @@ impl Rules for Senet {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
-    type Extra = Seat;
 
     fn dice(_variant: &Variant) -> u8 {
         4
@@ -447,8 +527,8 @@ impl Rules for Senet {
         roll_of(faces.marked())
     }
 
-    fn chances(_variant: &Variant) -> &'static [dice_core::Chance] {
-        &crate::chances::ROLL_CHANCES
+    fn chances(variant: &Variant) -> &'static [dice_core::Chance] {
+        variant.chances()
     }
 
     fn opening(_variant: &Variant) -> Opening {
@@ -474,7 +554,7 @@ impl Rules for Senet {
 
     #[inline]
     fn legal(variant: &Variant, position: &Position, roll: u8, out: &mut MoveList<Move>) {
-        generate(variant, position, roll, out);
+        position.legal_into(variant, roll, out);
     }
 
     #[inline]
@@ -484,45 +564,41 @@ impl Rules for Senet {
 
     #[inline]
     fn forfeit(_variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
-        let again = throws_again(roll);
-        let side = if again {
-            position.side()
-        } else {
-            position.side().other()
+        let flags = Flags {
+            again: throws_again(roll),
+            swap: false,
+            ends: None,
         };
-        (
-            position.with_side(side),
-            Flags {
-                again,
-                swap: false,
-                ends: None,
-            },
-        )
+        (position.forfeit(roll), flags)
     }
 
     #[inline]
     fn status(_variant: &Variant, position: &Position) -> Status {
-        if position.bits(Side::Light) == 0 {
-            Status::Won(Side::Light)
-        } else if position.bits(Side::Dark) == 0 {
-            Status::Won(Side::Dark)
-        } else {
-            Status::Ongoing
-        }
+        position.status()
     }
 
     fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {
-        // `judge` accepts exactly what `generate` lists; the fallback is
-        // unreachable for a move legal does not hold (see the tests).
-        judge(variant, position, roll, mv)
-            .err()
-            .unwrap_or(Refusal::WrongDistance)
+        position.refusal(variant, roll, mv)
     }
+}
+
+/// Whether a record's move earns one more throw by reaching house 26 under
+/// `on26=again`, judged from its text.
+fn reaches_happiness_again(variant: &Variant, mv: Option<Move>) -> bool {
+    variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Place::House(House::HAPPINESS))
+}
+
+/// Senet records (spec §7): rolls up to 5, the turn-line shape of the Royal
+/// Game of Ur's records (three or four faces, so that three sticks are a
+/// `faces` error rather than a malformed line), and a `[light p2]` header
+/// when light does not sit at p1.
+impl Notation for Senet {
+    const MAX_ROLL: u8 = ROLL_MAX;
+    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
+    type Extra = Seat;
 
     fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
-        let reaches26 =
-            variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26));
-        if throws_again(roll) || reaches26 {
+        if throws_again(roll) || reaches_happiness_again(variant, mv) {
             side
         } else {
             side.other()
@@ -535,7 +611,7 @@ impl Rules for Senet {
         roll: u8,
         mv: Option<Move>,
     ) -> &'static str {
-        if variant.on26 == On26::Again && mv.is_some_and(|m| m.to() == Dest::House(26)) {
+        if reaches_happiness_again(variant, mv) {
             "reaches house 26, which earns one more throw (on26=again)"
         } else if throws_again(roll) {
             "has a roll of 1, 4 or 5, so the same side throws again"
@@ -563,32 +639,21 @@ impl Rules for Senet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::house::HOUSES;
+    use dice_core::Xorshift;
 
-    /// A cheap deterministic generator for test positions.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            self.0 >> 33
-        }
-    }
-
-    fn random_position(rng: &mut Lcg, variant: &Variant) -> Position {
-        let mut p = Position::empty(if rng.next().is_multiple_of(2) {
+    fn random_position(rng: &mut Xorshift, variant: &Variant) -> Position {
+        let mut p = Position::empty(if rng.next_u64().is_multiple_of(2) {
             Side::Light
         } else {
             Side::Dark
         });
         for side in Side::ALL {
-            let n = 1 + rng.next() % u64::from(variant.piece_count());
+            let n = 1 + rng.below(usize::from(variant.piece_count()));
             let mut placed = 0;
             while placed < n {
-                let h = 1 + (rng.next() % 30) as u8;
-                if p.at_bits(h).is_none() && !(h == 27 && variant.water == Water::Reborn) {
+                let h = 1 + rng.below(usize::from(HOUSES)) as u8;
+                if p.at_bits(h).is_none() && !(h == WATER && variant.water == Water::Reborn) {
                     p.boards[side.index()] |= bit(h);
                     placed += 1;
                 }
@@ -623,7 +688,7 @@ mod tests {
     /// refusal fallback is never reached).
     #[test]
     fn bitboards_agree_with_the_plain_rules_and_judge() {
-        let mut rng = Lcg(7);
+        let mut rng = Xorshift::new(7);
         let mut fast = MoveList::new();
         let mut plain = MoveList::new();
         for variant in variants() {
@@ -632,31 +697,34 @@ mod tests {
                 for roll in 1..=5 {
                     generate(&variant, &p, roll, &mut fast);
                     generate_plain(&variant, &p, roll, &mut plain);
-                    let a: Vec<_> = fast
-                        .iter()
-                        .map(|m| (m.to_string(), m.ends(), m.is_swap()))
-                        .collect();
-                    let b: Vec<_> = plain
-                        .iter()
-                        .map(|m| (m.to_string(), m.ends(), m.is_swap()))
-                        .collect();
-                    assert_eq!(a, b, "{p} roll {roll} under {variant}");
-                    for from in 1..=30u8 {
-                        for to in 1..=31u8 {
+                    assert_eq!(fast, plain, "{p} roll {roll} under {variant}");
+                    let c = Ctx::new(&variant, &p);
+                    for from in 1..=HORUS {
+                        for to in 1..=OFF {
                             if to == from {
                                 continue;
                             }
-                            let mv = Move::judged(from, to, 0, false);
+                            let mv = Move::between(from, to);
                             let listed = fast.iter().find(|m| **m == mv);
                             match (judge(&variant, &p, roll, mv), listed) {
-                                (Ok(j), Some(l)) => {
-                                    assert_eq!((j.ends(), j.is_swap()), (l.ends(), l.is_swap()));
-                                    let (q1, f1) = make(&variant, &p, roll, mv);
-                                    assert_eq!(f1.ends, l.ends(), "{p} {mv} roll {roll}");
-                                    assert_eq!(f1.swap, l.is_swap());
+                                (Ok(()), Some(_)) => {
+                                    // The fast apply agrees with the rules'
+                                    // judgement of where the piece ends.
+                                    let judged = if mv.is_backward() {
+                                        backward(&c, from, roll)
+                                    } else {
+                                        forward(&c, from, roll)
+                                    };
+                                    let (_, ends, swap) = judged.unwrap();
+                                    let (q, flags) = make(&variant, &p, roll, mv);
                                     assert_eq!(
-                                        q1.on_board(p.side())
-                                            + u8::from(l.ends() == Some(Dest::Off)),
+                                        flags.ends,
+                                        Some(Place::from_rank(ends)),
+                                        "{p} {mv} roll {roll}"
+                                    );
+                                    assert_eq!(flags.swap, swap);
+                                    assert_eq!(
+                                        q.on_board(p.side()) + u8::from(ends == OFF),
                                         p.on_board(p.side())
                                     );
                                 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{RulesText, RulesTextError, read_rules_text};
+use dice_core::{Chance, Coded, ReadRules, read_rules};
 
 /// Which pieces of a run are protected from a swap.
 #[non_exhaustive]
@@ -102,7 +102,7 @@ impl Pieces {
 /// assert_eq!(seven, Variant::KENDALL.with_pieces(Pieces::Seven));
 /// assert_eq!(seven.name(), None);
 /// assert_eq!("skyruk".parse::<Variant>().unwrap(), Variant::SKYRUK);
-/// assert_eq!("chess".parse::<Variant>().unwrap_err().code(), "rules");
+/// assert_eq!("chess".parse::<Variant>().unwrap_err().code(), "unknown_name");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
@@ -121,6 +121,25 @@ pub struct Variant {
     /// Pieces a side.
     pub pieces: Pieces,
 }
+
+const fn ch(roll: u8, weight: u8) -> Chance {
+    Chance {
+        roll,
+        weight,
+        denominator: 16,
+    }
+}
+
+/// What the four sticks can roll, 1 to 5, and how many of the sixteen ways
+/// they fall make each: a roll is the count of marked faces, and none
+/// marked rolls 5. Every rule set throws the same sticks.
+///
+/// ```
+/// let total: u32 = senet::CHANCES.iter().map(|c| u32::from(c.weight)).sum();
+/// assert_eq!(total, 16);
+/// assert_eq!(senet::CHANCES[4].roll, 5); // none marked
+/// ```
+pub const CHANCES: [Chance; 5] = [ch(1, 4), ch(2, 6), ch(3, 4), ch(4, 1), ch(5, 1)];
 
 /// The names of the seven fields, in record order.
 pub const FIELDS: [&str; 7] = [
@@ -168,17 +187,24 @@ impl Variant {
         }
     }
 
-    /// A named set: `kendall` or `skyruk`.
+    /// The rule set with this name: `kendall` or `skyruk`.
     ///
     /// # Errors
     ///
-    /// [`VariantError::Name`] for any other name.
+    /// [`VariantError::UnknownName`] for any other name.
     pub fn named(name: &str) -> Result<Variant, VariantError> {
         match name {
             "kendall" => Ok(Variant::KENDALL),
             "skyruk" => Ok(Variant::SKYRUK),
-            _ => Err(VariantError::Name(name.to_owned())),
+            _ => Err(VariantError::UnknownName(name.to_owned())),
         }
+    }
+
+    /// What the sticks can roll and how often, in ascending order of roll
+    /// ([`CHANCES`], the same under every rule set).
+    #[must_use]
+    pub const fn chances(&self) -> &'static [Chance] {
+        &CHANCES
     }
 
     /// Pieces a side, as a number.
@@ -192,18 +218,18 @@ impl Variant {
     ///
     /// # Errors
     ///
-    /// [`VariantError::Field`] for an unknown field name,
-    /// [`VariantError::Value`] for a value the field does not take.
+    /// [`VariantError::UnknownField`] for an unknown field name,
+    /// [`VariantError::BadValue`] for a value the field does not take.
     ///
     /// ```
     /// use senet::Variant;
     ///
-    /// let v = Variant::KENDALL.with("water", "stand").unwrap();
+    /// let v = Variant::KENDALL.with_field("water", "stand").unwrap();
     /// assert_eq!(v.to_string(), "protect=all blockade=3 reach26=exact on26=none water=stand off30=one pieces=5");
-    /// assert_eq!(Variant::KENDALL.with("colour", "red").unwrap_err().code(), "field");
+    /// assert_eq!(Variant::KENDALL.with_field("colour", "red").unwrap_err().code(), "unknown_field");
     /// ```
-    pub fn with(self, field: &str, value: &str) -> Result<Variant, VariantError> {
-        let bad = || VariantError::Value {
+    pub fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
+        let bad = || VariantError::BadValue {
             field: field.to_owned(),
             value: value.to_owned(),
         };
@@ -258,7 +284,7 @@ impl Variant {
                     _ => return Err(bad()),
                 }
             }
-            _ => return Err(VariantError::Field(field.to_owned())),
+            _ => return Err(VariantError::UnknownField(field.to_owned())),
         }
         Ok(v)
     }
@@ -274,30 +300,20 @@ impl Variant {
     /// let v = Variant::parse_lenient("pieces=7 water=stand")?;
     /// assert_eq!((v.pieces, v.water), (Pieces::Seven, Water::Stand));
     /// assert_eq!(v.protect, Variant::KENDALL.protect);
-    /// assert_eq!(Variant::parse_lenient("water=stand water=reborn").unwrap_err().code(), "repeated");
-    /// assert_eq!(Variant::parse_lenient("colour=red").unwrap_err().code(), "field");
+    /// assert_eq!(Variant::parse_lenient("water=stand water=reborn").unwrap_err().code(), "repeated_field");
+    /// assert_eq!(Variant::parse_lenient("colour=red").unwrap_err().code(), "unknown_field");
     /// # Ok::<(), senet::VariantError>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`VariantError::Name`] for a word that names no rule set,
-    /// [`VariantError::Field`] for a field that does not exist (or a word
-    /// that is not `name=value` among fields), [`VariantError::Repeated`] for
-    /// a field given twice and [`VariantError::Value`] for a value a field
-    /// does not take.
+    /// [`VariantError::UnknownName`] for a word that names no rule set,
+    /// [`VariantError::UnknownField`] for a field that does not exist (or a
+    /// word that is not `name=value` among fields),
+    /// [`VariantError::RepeatedField`] for a field given twice and
+    /// [`VariantError::BadValue`] for a value a field does not take.
     pub fn parse_lenient(text: &str) -> Result<Variant, VariantError> {
-        match read_rules_text(text) {
-            Ok(RulesText::Name(name)) => Variant::named(name),
-            Ok(RulesText::Fields(fields)) => fields
-                .into_iter()
-                .try_fold(Variant::KENDALL, |v, (field, value)| v.with(field, value)),
-            Err(RulesTextError::Repeated(field)) => Err(VariantError::Repeated(field)),
-            Err(e) => Err(VariantError::Field(match e {
-                RulesTextError::NotAField(word) => word,
-                other => other.to_string(),
-            })),
-        }
+        read_rules(text)
     }
 
     /// The seven fields spelled out, `protect=all blockade=3 ...`, even for a
@@ -374,18 +390,18 @@ impl FromStr for Variant {
         let mut v = Variant::KENDALL;
         for (i, part) in parts.iter().enumerate() {
             let Some((field, value)) = part.split_once('=') else {
-                return Err(VariantError::Spelling(text.to_owned()));
+                return Err(VariantError::NotSpelledOut(text.to_owned()));
             };
             if !FIELDS.contains(&field) {
-                return Err(VariantError::Field(field.to_owned()));
+                return Err(VariantError::UnknownField(field.to_owned()));
             }
             if FIELDS.get(i) != Some(&field) {
-                return Err(VariantError::Spelling(text.to_owned()));
+                return Err(VariantError::NotSpelledOut(text.to_owned()));
             }
-            v = v.with(field, value)?;
+            v = v.with_field(field, value)?;
         }
         if parts.len() != FIELDS.len() {
-            return Err(VariantError::Spelling(text.to_owned()));
+            return Err(VariantError::NotSpelledOut(text.to_owned()));
         }
         Ok(v)
     }
@@ -393,19 +409,19 @@ impl FromStr for Variant {
 
 dice_core::serde_via_text!(Variant);
 
-/// Rules text that names no rule set.
+/// Why a rule set could not be built or read.
 #[non_exhaustive]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum VariantError {
-    /// A name that is not `kendall` or `skyruk`.
+    /// No rule set has this name; the names are kendall and skyruk.
     #[error("there is no rule set called {0:?}; the names are kendall and skyruk")]
-    Name(String),
-    /// A field name that is not one of the seven.
+    UnknownName(String),
+    /// No field has this name.
     #[error("there is no rules field called {0:?}")]
-    Field(String),
-    /// A value the field does not take.
+    UnknownField(String),
+    /// A field was given a value it does not take.
     #[error("rules field {field} does not take the value {value:?}")]
-    Value {
+    BadValue {
         /// The field.
         field: String,
         /// The value given.
@@ -413,25 +429,54 @@ pub enum VariantError {
     },
     /// A field given twice where fields may come in any order.
     #[error("the rules field {0:?} is given twice")]
-    Repeated(String),
-    /// Fields missing, repeated, out of order or not `name=value`.
+    RepeatedField(String),
+    /// Rules text that is neither a name nor exactly the seven fields in
+    /// record order, one space apart.
     #[error(
         "rules spelled out are all seven fields in the order protect blockade reach26 on26 water off30 pieces, not {0:?}"
     )]
-    Spelling(String),
+    NotSpelledOut(String),
 }
 
 impl VariantError {
-    /// The contract word: `rules` (a name), `field`, `value`, `repeated` or
-    /// `spelling`.
+    /// The contract word, as the Royal Game of Ur's: `unknown_name`,
+    /// `unknown_field`, `bad_value`, `repeated_field` or `rules`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
-            VariantError::Name(_) => "rules",
-            VariantError::Field(_) => "field",
-            VariantError::Value { .. } => "value",
-            VariantError::Repeated(_) => "repeated",
-            VariantError::Spelling(_) => "spelling",
+            VariantError::UnknownName(_) => "unknown_name",
+            VariantError::UnknownField(_) => "unknown_field",
+            VariantError::BadValue { .. } => "bad_value",
+            VariantError::RepeatedField(_) => "repeated_field",
+            VariantError::NotSpelledOut(_) => "rules",
         }
+    }
+}
+
+impl Coded for VariantError {
+    fn code(&self) -> &'static str {
+        VariantError::code(self)
+    }
+}
+
+/// Rules a person writes: `kendall`, `skyruk`, or the fields that differ
+/// from kendall in any order.
+impl ReadRules for Variant {
+    type Error = VariantError;
+
+    fn named(name: &str) -> Result<Variant, VariantError> {
+        Variant::named(name)
+    }
+
+    fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
+        Variant::with_field(self, field, value)
+    }
+
+    fn unknown_field(word: &str) -> VariantError {
+        VariantError::UnknownField(word.to_owned())
+    }
+
+    fn repeated_field(field: &str) -> VariantError {
+        VariantError::RepeatedField(field.to_owned())
     }
 }

@@ -2,7 +2,7 @@
 //! it came to; every broken record is refused, with a snapshot of why.
 
 use dice_core::Side;
-use senet::{Game, SenetGame};
+use senet::{Game, GameExt};
 use serde_json::json;
 
 #[test]
@@ -20,7 +20,7 @@ fn records_replay() {
             "light": game.seat_of(Side::Light),
             "seeded": game.seed().is_some(),
             "plies": game.ply(),
-            "throws": game.rolls(),
+            "throws": game.throws(),
             "forfeits": game.forfeits_since(0).len(),
             "swaps": game.log().iter().filter(|e| e.flags.swap).count(),
             "position": game.position().to_string(),

@@ -1,7 +1,7 @@
 //! The Game-level API: turns, seats, lost turns, refusals, undo, records.
 
-use dice_core::{Dice, Faces, How, ScriptRoll, Seed, Setup, Side};
-use senet::{Game, Position, Seat, SenetGame, Variant, script};
+use dice_core::{Dice, Ending, Faces, ScriptRoll, Seed, Setup, Side};
+use senet::{Game, GameExt, House, Position, Seat, Variant, script};
 
 const K: Variant = Variant::KENDALL;
 const S: Variant = Variant::SKYRUK;
@@ -11,7 +11,7 @@ fn known_sticks_from_the_shared_seed() {
     // dice.md: "senet example" gives 1111 1011 0001 0111 0000 ...
     let game = Game::seeded(Seed::new("senet example").unwrap(), K).unwrap();
     assert_eq!(game.faces().unwrap().to_string(), "1111");
-    assert_eq!(game.throw(), Some(4));
+    assert_eq!(game.marked(), Some(4));
     assert_eq!(game.roll(), Some(4));
     let turn = game.turn().unwrap();
     assert_eq!(
@@ -19,7 +19,8 @@ fn known_sticks_from_the_shared_seed() {
         (Side::Light, 1, None, true)
     );
     assert_eq!(game.rules_revision(), 1);
-    assert_eq!(game.chances()[4].throw, 0);
+    let rolls: Vec<(u8, u8)> = game.chances().iter().map(|c| (c.roll, c.weight)).collect();
+    assert_eq!(rolls, [(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
 }
 
 #[test]
@@ -37,13 +38,13 @@ fn a_roll_of_five_is_a_throw_of_none() {
     let mut game = Game::seeded(seed, K).unwrap();
     // throws 0..3 are rolls 4, 3, 1, 3; throw 4 (0000) is a roll of 5
     let mut rolls = vec![game.roll().unwrap()];
-    while game.rolls() < 5 {
+    while game.throws() < 5 {
         let mv = game.legal()[0];
         game.play(mv).unwrap();
         rolls.push(game.roll().unwrap());
     }
     assert_eq!(rolls, [4, 3, 1, 3, 5]);
-    assert_eq!(game.throw(), Some(0));
+    assert_eq!(game.marked(), Some(0));
 }
 
 #[test]
@@ -61,13 +62,13 @@ fn turns_segments_and_sides() {
     assert_eq!(game.turn().unwrap().side, Side::Light);
     assert!(game.log()[0].flags.again && !game.log()[1].flags.again);
     // dark swapped light's 11 back to 9
-    assert_eq!(game.at(9), Ok(Some(Side::Light)));
+    assert_eq!(game.at(House::new(9).unwrap()), Some(Side::Light));
     assert!(game.log()[2].flags.swap);
 }
 
 #[test]
 fn dark_first() {
-    let game = Game::new(Setup::new(script(&[3]), K).first(Side::Dark)).unwrap();
+    let game = Game::new(Setup::new(script(&[3]), K).with_first(Side::Dark)).unwrap();
     assert_eq!(game.side(), Some(Side::Dark));
     assert_eq!(
         game.position().to_string(),
@@ -84,7 +85,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     // light's only piece stands in the water; a 5 gives it nothing: a lost
     // turn, and 5 keeps the sticks, so light throws again: a 4 bears it off
     let p = Position::parse("d........./........../......l... l", &S).unwrap();
-    let mut game = Game::new(Setup::new(script(&[5, 4]), S).position(p)).unwrap();
+    let mut game = Game::new(Setup::new(script(&[5, 4]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(game.log()[0].mv.is_none() && game.log()[0].flags.again);
     assert_eq!(game.forfeits_since(0).len(), 1);
@@ -98,10 +99,13 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     );
     game.play_text("27-off").unwrap();
     let result = game.result().unwrap();
-    assert_eq!((result.winner, result.how), (Some(Side::Light), How::Home));
+    assert_eq!(
+        (result.winner, result.how),
+        (Some(Side::Light), Ending::Home)
+    );
     // a lost turn on a 2 passes the sticks: 28 leaves only on a 3
     let p = Position::parse("d........./........../.......l.. l", &S).unwrap();
-    let game = Game::new(Setup::new(script(&[2, 1]), S).position(p)).unwrap();
+    let game = Game::new(Setup::new(script(&[2, 1]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(!game.log()[0].flags.again);
     assert_eq!(game.side(), Some(Side::Dark));
@@ -111,7 +115,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
 fn skyruk_bound_throw_in_a_game() {
     // 25-26 on a 2 keeps the sticks; the next throw is bound to 26
     let p = Position::parse("d...l...../........../....l..... l", &S).unwrap();
-    let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).position(p)).unwrap();
+    let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).with_position(p)).unwrap();
     assert_eq!(
         game.legal()
             .iter()
@@ -121,8 +125,11 @@ fn skyruk_bound_throw_in_a_game() {
     );
     game.play_text("25-26").unwrap();
     let t = game.turn().unwrap();
-    assert_eq!((t.side, t.segment, t.bound), (Side::Light, 2, Some(26)));
-    assert_eq!(game.key().0 >> 61 & 1, 1);
+    assert_eq!(
+        (t.side, t.segment, t.bound),
+        (Side::Light, 2, Some(House::HAPPINESS))
+    );
+    assert_eq!(game.key().bits() >> 61 & 1, 1);
     assert_eq!(game.play_text("5-8").unwrap_err().code(), "bound");
     game.play_text("26-29").unwrap();
     assert_eq!(game.side(), Some(Side::Dark));
@@ -136,7 +143,7 @@ fn skyruk_bound_throw_in_a_game() {
 
 #[test]
 fn seats() {
-    let setup = Setup::new(Dice::Seeded(Seed::new("seats").unwrap()), K).extra(Seat::P2);
+    let setup = Setup::new(Dice::Seeded(Seed::new("seats").unwrap()), K).with_extra(Seat::P2);
     let mut game = Game::new(setup).unwrap();
     assert_eq!(game.side_of(Seat::P1), Side::Dark);
     assert_eq!(game.side_of(Seat::P2), Side::Light);
@@ -174,20 +181,20 @@ fn refusals_change_nothing() {
     assert_eq!(game.roll(), None);
     assert_eq!(game.play_text("2-3").unwrap_err().code(), "no_roll");
     // game over
-    game.resign(None);
+    game.resign(None).unwrap();
     assert_eq!(game.play_text("2-3").unwrap_err().code(), "game_over");
 }
 
 #[test]
 fn houses_outside_the_board_are_refused() {
     let game = Game::seeded(Seed::new("x").unwrap(), K).unwrap();
-    for h in [0, 31, 255] {
-        assert_eq!(game.at(h).unwrap_err().code(), "house");
-        assert!(game.protected(h).is_err());
-        assert!(game.in_blockade(h).is_err());
+    for n in [0, 31, 255] {
+        assert_eq!(House::new(n), None);
+        assert_eq!(n.to_string().parse::<House>().unwrap_err().code(), "house");
     }
-    assert_eq!(game.at(1), Ok(Some(Side::Dark)));
-    assert_eq!(game.protected(1), Ok(false));
+    let first = House::new(1).unwrap();
+    assert_eq!(game.at(first), Some(Side::Dark));
+    assert!(!game.protected(first) && !game.in_blockade(first));
     assert_eq!(game.home(Side::Light), 0);
 }
 
@@ -196,13 +203,13 @@ fn undo_and_resign() {
     let mut game = Game::new(Setup::new(script(&[3, 2, 4]), K)).unwrap();
     let start = game.clone();
     game.play_text("10-13").unwrap();
-    assert!(game.resign(Some(Side::Dark)));
+    assert!(game.resign(Some(Side::Dark)).is_ok());
     assert_eq!(game.result().unwrap().winner, Some(Side::Light));
-    assert!(game.undo(), "undo takes the resignation back first");
+    assert!(game.undo().is_ok(), "undo takes the resignation back first");
     assert!(!game.is_over());
-    assert!(game.undo());
+    assert!(game.undo().is_ok());
     assert_eq!(game, start);
-    assert!(!game.undo());
+    assert!(game.undo().is_err());
 }
 
 #[test]
@@ -220,7 +227,7 @@ fn a_seedless_record_replays_and_stops_with_no_roll() {
 fn a_scripted_game_keeps_its_sticks() {
     let rolls = vec![ScriptRoll::with_faces(5, "0000".parse().unwrap())];
     let game = Game::new(Setup::new(Dice::Script(rolls), K)).unwrap();
-    assert_eq!(game.throw(), Some(0));
+    assert_eq!(game.marked(), Some(0));
     assert_eq!(game.roll(), Some(5));
 }
 
@@ -229,7 +236,7 @@ fn inconsistent_positions_are_refused() {
     // dark on 26 with light to move under skyruk: accepted as text, not consistent
     let p = Position::parse("d........./........../.....d.... l", &S).unwrap();
     assert!(!p.is_consistent(&S));
-    let err = Game::new(Setup::new(script(&[1]), S).position(p)).unwrap_err();
+    let err = Game::new(Setup::new(script(&[1]), S).with_position(p)).unwrap_err();
     assert_eq!(err.code(), "inconsistent");
 }
 
@@ -238,11 +245,11 @@ fn the_ply_cap_draws() {
     // light's only piece on 28 leaves on a 3, dark's on 29 on a 2: a run of
     // 4s is lost turn after lost turn, each keeping the sticks
     let p = Position::parse("........../........../.......ld. l", &K).unwrap();
-    let game = Game::new(Setup::new(script(&[4; 15_100]), K).position(p)).unwrap();
+    let game = Game::new(Setup::new(script(&[4; 15_100]), K).with_position(p)).unwrap();
     let result = game.result().unwrap();
     assert_eq!(
         (result.winner, result.how, result.plies),
-        (None, How::PlyCap, dice_core::PLY_CAP)
+        (None, Ending::PlyCap, dice_core::PLY_CAP)
     );
     assert!(
         game.log()
@@ -256,7 +263,7 @@ fn bots_answer_the_same_question_the_same_way() {
     use senet::Bot;
     let seed = Seed::new("bot determinism").unwrap();
     for level in 1..=4 {
-        let bot = Bot::new(level).unwrap();
+        let bot = Bot::new(Some(level), None).unwrap();
         let mut game = Game::seeded(seed.clone(), S).unwrap();
         for _ in 0..40 {
             if game.is_over() {
@@ -270,15 +277,14 @@ fn bots_answer_the_same_question_the_same_way() {
                 .unwrap();
             assert_eq!(a, b);
             assert_eq!(game.legal()[a.index], a.mv);
-            assert!(u32::from(a.depth) <= u32::from(bot.depth()));
+            assert!(a.depth < u32::from(bot.level()));
             game.play(a.mv).unwrap();
         }
     }
     // a tiny budget still answers, from a shallower search
     let game = Game::seeded(seed, K).unwrap();
-    let t = Bot::new(4)
+    let t = Bot::new(Some(4), Some(1))
         .unwrap()
-        .with_budget(1)
         .think(game.variant(), game.position(), game.roll().unwrap())
         .unwrap();
     assert!(game.legal().contains(&t.mv));
@@ -287,19 +293,23 @@ fn bots_answer_the_same_question_the_same_way() {
 
 #[test]
 fn a_bot_above_the_top_plays_the_top() {
-    use senet::{Bot, LEVEL_MAX};
+    use senet::{Bot, LEVEL_TOP};
     let game = Game::seeded(Seed::new("above the top").unwrap(), S).unwrap();
-    let top = Bot::new(LEVEL_MAX).unwrap();
+    let top = Bot::new(Some(LEVEL_TOP), None).unwrap();
     for level in [5, 9, 99] {
-        let bot = Bot::new(level).unwrap();
-        assert_eq!(bot.level(), LEVEL_MAX);
+        let bot = Bot::new(Some(level), None).unwrap();
+        assert_eq!(bot.level(), LEVEL_TOP);
         assert_eq!(bot, top);
         let thought = bot
             .think(game.variant(), game.position(), game.roll().unwrap())
             .unwrap();
-        assert_eq!(thought.level, LEVEL_MAX);
+        assert_eq!(thought.level, LEVEL_TOP);
     }
     for level in [0, 100, 255] {
-        assert_eq!(Bot::new(level).unwrap_err().code(), "level", "{level}");
+        assert_eq!(
+            Bot::new(Some(level), None).unwrap_err().code(),
+            "level",
+            "{level}"
+        );
     }
 }

@@ -7,7 +7,7 @@
 //! here against a walk through the public `Game` API with scripted sticks.
 
 use dice_core::{Rules, Setup, Side};
-use senet::{CHANCES, Game, Position, Senet, Variant, script, walk};
+use senet::{CHANCES, Game, Position, Senet, Variant, script};
 
 fn cases() -> Vec<(Variant, Side, u32, u64)> {
     let text = include_str!("data/perft.txt");
@@ -32,7 +32,7 @@ fn counts_from_the_start() {
     for (variant, first, depth, expected) in cases {
         let start = Position::start(&variant, first);
         assert_eq!(
-            walk(&variant, &start, depth),
+            dice_core::walk::<Senet>(&variant, &start, depth),
             expected,
             "{variant} {first} depth {depth}"
         );
@@ -50,7 +50,7 @@ fn walk_games(variant: Variant, first: Side, path: &[(u8, Option<String>)], dept
     for chance in CHANCES {
         let mut all = rolls.clone();
         all.push(chance.roll);
-        let mut game = Game::new(Setup::new(script(&all), variant).first(first)).unwrap();
+        let mut game = Game::new(Setup::new(script(&all), variant).with_first(first)).unwrap();
         for (_, mv) in path {
             if let Some(mv) = mv {
                 game.play_text(mv).unwrap();
@@ -85,7 +85,7 @@ fn game_api_agrees_to_depth_2() {
         let start = Position::start(&variant, Side::Light);
         assert_eq!(
             walk_games(variant, Side::Light, &[], 2),
-            walk(&variant, &start, 2),
+            dice_core::walk::<Senet>(&variant, &start, 2),
             "{variant}"
         );
     }
@@ -96,7 +96,7 @@ fn game_api_agrees_to_depth_2() {
     ] {
         for first in [Side::Light, Side::Dark] {
             assert_eq!(
-                walk(&variant, &Position::start(&variant, first), 1),
+                dice_core::walk::<Senet>(&variant, &Position::start(&variant, first), 1),
                 by_hand
             );
         }

@@ -1,20 +1,25 @@
 //! Hand-worked positions for every rule of spec §3, under both rule sets.
 
-use dice_core::{MoveList, Rules, Side, Status};
-use senet::{Dest, Flags, Move, Position, Senet, Variant};
+use dice_core::{MoveList, Notation, Rules, Side, Status};
+use senet::{Flags, House, Move, Place, Position, Senet, Variant};
 
 const K: Variant = Variant::KENDALL;
 const S: Variant = Variant::SKYRUK;
 const L: Side = Side::Light;
 const D: Side = Side::Dark;
 
+/// House `n`, which the test knows is one.
+fn h(n: u8) -> House {
+    House::new(n).unwrap()
+}
+
 fn pos(light: &[u8], dark: &[u8], side: Side) -> Position {
     let mut p = Position::empty(side);
-    for &h in light {
-        p = p.with_piece(h, L).unwrap();
+    for &n in light {
+        p = p.with_piece(h(n), Some(L));
     }
-    for &h in dark {
-        p = p.with_piece(h, D).unwrap();
+    for &n in dark {
+        p = p.with_piece(h(n), Some(D));
     }
     p
 }
@@ -62,8 +67,8 @@ fn the_start_and_every_swap_open() {
     assert!(f.swap && f.again);
     // after 2-3 light has a run 3-4: both protected under kendall
     let q = Position::parse(&q, &K).unwrap();
-    assert!(q.protected(3, &K).unwrap() && q.protected(4, &K).unwrap());
-    assert!(!q.protected(5, &K).unwrap());
+    assert!(q.protected(h(3), &K) && q.protected(h(4), &K));
+    assert!(!q.protected(h(5), &K));
 }
 
 #[test]
@@ -73,7 +78,7 @@ fn swap_forward_and_backward() {
         let (q, f) = after(&v, &p, 3, "5-8");
         assert_eq!(q, "d...d..l../........../.......... d");
         assert!(f.swap && !f.again);
-        assert_eq!(f.ends, Some(Dest::House(8)));
+        assert_eq!(f.ends, Some(Place::House(h(8))));
         // backward: 24 has no forward move on a 3 (27 is past 26), so it swaps back onto 21
         let p = pos(&[24], &[21, 2], L);
         assert_eq!(legal(&v, &p, 3), ["24-21"]);
@@ -100,18 +105,15 @@ fn protection_by_runs() {
         let p = pos(&[5], &[8, 9], L);
         assert_eq!(refused(&v, &p, 3, "5-8"), "protected");
         assert_eq!(refused(&v, &p, 4, "5-9"), "protected");
-        assert!(p.protected(8, &v).unwrap() && p.protected(9, &v).unwrap());
-        assert!(!p.protected(5, &v).unwrap());
-        assert!(
-            !p.protected(7, &v).unwrap(),
-            "an empty house is not protected"
-        );
+        assert!(p.protected(h(8), &v) && p.protected(h(9), &v));
+        assert!(!p.protected(h(5), &v));
+        assert!(!p.protected(h(7), &v), "an empty house is not protected");
     }
     // a run of three: kendall protects all, skyruk only its ends
     let p = pos(&[6], &[8, 9, 10], L);
     assert_eq!(refused(&K, &p, 3, "6-9"), "protected");
-    assert!(!p.protected(9, &S).unwrap());
-    assert!(p.protected(8, &S).unwrap() && p.protected(10, &S).unwrap());
+    assert!(!p.protected(h(9), &S));
+    assert!(p.protected(h(8), &S) && p.protected(h(10), &S));
     // a lone piece on 15 is not protected, nor does it block
     for v in [K, S] {
         let p = pos(&[12], &[15], L);
@@ -130,14 +132,14 @@ fn runs_continue_across_the_row_turns() {
         assert_eq!(refused(&v, &p, 4, "7-11"), "protected");
         // 20|21: three in a row is a blockade in both sets
         let p = pos(&[18], &[20, 21, 22, 1], L);
-        assert!(p.in_blockade(20, &v).unwrap() && p.in_blockade(22, &v).unwrap());
+        assert!(p.in_blockade(h(20), &v) && p.in_blockade(h(22), &v));
         assert_eq!(refused(&v, &p, 5, "18-23"), "blockade");
     }
     // 26|27 under skyruk form a run too, but 27|28 never: 28..30 are in no run
     let p = pos(&[27, 28], &[1], D);
-    assert!(!p.protected(27, &S).unwrap() && !p.protected(28, &S).unwrap());
+    assert!(!p.protected(h(27), &S) && !p.protected(h(28), &S));
     let p = pos(&[26, 27], &[1], L);
-    assert!(p.protected(26, &S).unwrap() && p.in_blockade(27, &S).unwrap());
+    assert!(p.protected(h(26), &S) && p.in_blockade(h(27), &S));
 }
 
 #[test]
@@ -155,7 +157,7 @@ fn blockades_forward() {
     // a pair blocks skyruk only
     let p = pos(&[10], &[12, 13], L);
     assert_eq!(legal(&K, &p, 5), ["10-15"]);
-    assert!(!p.in_blockade(12, &K).unwrap() && p.in_blockade(12, &S).unwrap());
+    assert!(!p.in_blockade(h(12), &K) && p.in_blockade(h(12), &S));
     assert_eq!(refused(&S, &p, 5, "10-15"), "blockade");
     // landing just before the blockade is fine
     assert_eq!(legal(&S, &p, 1), ["10-11"]);
@@ -213,8 +215,8 @@ fn reaching_26() {
         assert_eq!(q, "d........./........../.....l.... l");
         assert!(f.again);
         let q = Position::parse(&q, &S).unwrap();
-        assert_eq!(q.bound(&S), Some(26));
-        assert_eq!(q.key(&S).0 >> 61, 1);
+        assert_eq!(q.bound(&S), Some(House::HAPPINESS));
+        assert_eq!(q.key(&S).bits() >> 61, 1);
     }
     // skyruk from 24 or below: no overshoot to 26
     let p = pos(&[24], &[1], L);
@@ -241,14 +243,14 @@ fn kendall_water_and_rebirth() {
     let p = pos(&[26], &[1], L);
     let (q, f) = after(&K, &p, 1, "26-27");
     assert_eq!(q, "d........./....l...../.......... l");
-    assert_eq!(f.ends, Some(Dest::House(15)));
+    assert_eq!(f.ends, Some(Place::House(h(15))));
     // 15 taken (either side): the first empty house below it
     let p = pos(&[26], &[15, 1], L);
     let (q, f) = after(&K, &p, 1, "26-27");
-    assert_eq!(f.ends, Some(Dest::House(14)));
+    assert_eq!(f.ends, Some(Place::House(h(14))));
     assert_eq!(q, "d........./...ld...../.......... l");
     let p = pos(&[26, 15], &[14, 13, 1], L);
-    assert_eq!(after(&K, &p, 1, "26-27").1.ends, Some(Dest::House(12)));
+    assert_eq!(after(&K, &p, 1, "26-27").1.ends, Some(Place::House(h(12))));
     // no piece ever stands on 27 under kendall
     assert_eq!(
         Position::parse("........../........../......l... l", &K)
@@ -291,7 +293,7 @@ fn skyruk_water() {
     let p = pos(&[26], &[1], L);
     let (q, f) = after(&S, &p, 1, "26-27");
     assert_eq!(q, "d........./........../......l... l");
-    assert_eq!(f.ends, Some(Dest::House(27)));
+    assert_eq!(f.ends, Some(Place::House(h(27))));
     let p = pos(&[27], &[1], L);
     // leave on 1..3 for rebirth, written with the nominal destination
     for (roll, text) in [(1, "27-28"), (2, "27-29"), (3, "27-30")] {
@@ -301,7 +303,7 @@ fn skyruk_water() {
             q.split(' ').next().unwrap(),
             "d........./....l...../.........."
         );
-        assert_eq!(f.ends, Some(Dest::House(15)));
+        assert_eq!(f.ends, Some(Place::House(h(15))));
     }
     // off on 4
     assert_eq!(legal(&S, &p, 4), ["27-off"]);
@@ -313,7 +315,7 @@ fn skyruk_water() {
     assert_eq!(legal(&S, &p, 1), ["10-11", "27-28"]);
     // rebirth below an occupied 15
     let p = pos(&[27], &[15, 1], L);
-    assert_eq!(after(&S, &p, 2, "27-29").1.ends, Some(Dest::House(14)));
+    assert_eq!(after(&S, &p, 2, "27-29").1.ends, Some(Place::House(h(14))));
     // a lost turn on 5 keeps the throw for the same side
     let (q, f) = Senet::forfeit(&S, &pos(&[27], &[1], L), 5);
     assert!(f.again && f.ends.is_none());
@@ -330,20 +332,20 @@ fn skyruk_diversions_from_26() {
         let p = pos(&light, &dark, L);
         assert_eq!(legal(&S, &p, 2), ["26-28"]);
         let (_, f) = after(&S, &p, 2, "26-28");
-        assert_eq!(f.ends, Some(Dest::House(27)));
+        assert_eq!(f.ends, Some(Place::House(h(27))));
     }
     // an occupied 29 and 27: rebirth
     let p = pos(&[26], &[27, 29, 1], L);
     let (q, f) = after(&S, &p, 3, "26-29");
-    assert_eq!(f.ends, Some(Dest::House(15)));
+    assert_eq!(f.ends, Some(Place::House(h(15))));
     assert_eq!(q, "d........./....l...../......d.d. d");
     // a 1 with 27 occupied: rebirth
     let p = pos(&[26], &[27, 15, 1], L);
-    assert_eq!(after(&S, &p, 1, "26-27").1.ends, Some(Dest::House(14)));
+    assert_eq!(after(&S, &p, 1, "26-27").1.ends, Some(Place::House(h(14))));
     // 30 free: straight there; 5: off
     let p = pos(&[26], &[1], L);
-    assert_eq!(after(&S, &p, 4, "26-30").1.ends, Some(Dest::House(30)));
-    assert_eq!(after(&S, &p, 5, "26-off").1.ends, Some(Dest::Off));
+    assert_eq!(after(&S, &p, 4, "26-30").1.ends, Some(Place::House(h(30))));
+    assert_eq!(after(&S, &p, 5, "26-off").1.ends, Some(Place::Off));
     // exits: 28 on 3, 29 on 2, 30 on any roll
     let p = pos(&[28, 29, 30], &[1], L);
     assert_eq!(legal(&S, &p, 3), ["28-off", "30-off"]);
@@ -355,7 +357,7 @@ fn skyruk_diversions_from_26() {
 #[test]
 fn the_bound_throw() {
     let p = pos(&[26, 10], &[1], L);
-    assert_eq!(p.bound(&S), Some(26));
+    assert_eq!(p.bound(&S), Some(House::HAPPINESS));
     assert_eq!(p.bound(&K), None);
     assert_eq!(legal(&S, &p, 3), ["26-29"]);
     assert_eq!(refused(&S, &p, 3, "10-13"), "bound");
@@ -366,12 +368,12 @@ fn the_bound_throw() {
     assert!(after(&S, &p, 4, "26-30").1.again);
     // custom on26=again with water=reborn: an occupied target stops the
     // bound move, the turn is lost, and the piece stays bound
-    let v = S.with("water", "reborn").unwrap();
+    let v = S.with_field("water", "reborn").unwrap();
     let p = pos(&[26, 10], &[28, 1], L);
     assert!(legal(&v, &p, 2).is_empty());
     assert_eq!(refused(&v, &p, 2, "26-28"), "occupied");
     let (q, _) = Senet::forfeit(&v, &p, 4);
-    assert_eq!(q.bound(&v), Some(26));
+    assert_eq!(q.bound(&v), Some(House::HAPPINESS));
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Text forms: positions, keys, moves, rule sets; junk never panics.
 
-use dice_core::{Rules, Side};
+use dice_core::{Notation, Side};
 use proptest::prelude::*;
-use senet::{Game, Move, Pieces, Position, Senet, Variant};
+use senet::{Game, House, Move, Pieces, Position, Senet, Variant};
 
 const K: Variant = Variant::KENDALL;
 const S: Variant = Variant::SKYRUK;
@@ -51,11 +51,11 @@ fn keys() {
     );
     // house 30 light: bits 58..59 = 1; bound on 26 under skyruk sets bit 61
     let p = Position::parse("d........./........../.....l...l l", &S).unwrap();
-    assert_eq!(p.key(&S).0, (1 << 61) | (1 << 58) | (1 << 50) | 2);
-    assert_eq!(p.key(&K).0, (1 << 58) | (1 << 50) | 2);
+    assert_eq!(p.key(&S).bits(), (1 << 61) | (1 << 58) | (1 << 50) | 2);
+    assert_eq!(p.key(&K).bits(), (1 << 58) | (1 << 50) | 2);
     // the side not to move on 26 is not bound
     let p = Position::parse("d........./........../.....d...l l", &S).unwrap();
-    assert_eq!(p.key(&S).0 >> 61, 0);
+    assert_eq!(p.key(&S).bits() >> 61, 0);
     assert!(!p.is_consistent(&S));
     assert!(p.is_consistent(&K));
     assert_eq!(
@@ -72,8 +72,8 @@ fn positions_that_cannot_occur_are_named() {
     // Built piece by piece, a position can hold more than the rules give,
     // or stand in the water under kendall: the checks the parser makes.
     let mut six = Position::empty(Side::Light);
-    for h in 1..=6 {
-        six = six.with_piece(h, Side::Dark).unwrap();
+    for house in &House::ALL[..6] {
+        six = six.with_piece(*house, Some(Side::Dark));
     }
     assert_eq!(
         six.check(&K),
@@ -83,9 +83,7 @@ fn positions_that_cannot_occur_are_named() {
             pieces: 5
         })
     );
-    let wet = Position::empty(Side::Light)
-        .with_piece(27, Side::Light)
-        .unwrap();
+    let wet = Position::empty(Side::Light).with_piece(House::WATER, Some(Side::Light));
     assert_eq!(wet.check(&K).unwrap_err().code(), "water");
     assert_eq!(wet.check(&S), Ok(()));
     assert!(!wet.is_consistent(&K));
@@ -136,32 +134,32 @@ fn rule_sets() {
     );
     assert_eq!(S.with_pieces(Pieces::Seven).name(), None);
     for (text, code) in [
-        ("Kendall", "rules"),
-        ("", "rules"),
-        ("protect=all", "spelling"),
+        ("Kendall", "unknown_name"),
+        ("", "unknown_name"),
+        ("protect=all", "rules"),
         (
             "blockade=3 protect=all reach26=exact on26=none water=reborn off30=one pieces=5",
-            "spelling",
+            "rules",
         ),
         (
             "protect=all blockade=4 reach26=exact on26=none water=reborn off30=one pieces=5",
-            "value",
+            "bad_value",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=6",
-            "value",
+            "bad_value",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 colour=red",
-            "field",
+            "unknown_field",
         ),
         (
             "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5 pieces=5",
-            "spelling",
+            "rules",
         ),
         (
             "protect=all  blockade=3 reach26=exact on26=none water=reborn off30=one pieces=5",
-            "spelling",
+            "rules",
         ),
     ] {
         assert_eq!(
@@ -172,7 +170,7 @@ fn rule_sets() {
     }
     assert!(
         Variant::KENDALL
-            .with("pieces", "9")
+            .with_field("pieces", "9")
             .unwrap_err()
             .to_string()
             .contains("\"9\"")

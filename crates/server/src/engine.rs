@@ -10,9 +10,9 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use dice_core::{Game, How, LogEntry, PlayError, Record, Rules as GameRules, Seed, Side};
+use dice_core::{Ending, Game, LogEntry, Notation, PlayError, Record, Seed, Side};
 use royal_ur::{GameExt as _, Ur};
-use senet::{Senet, SenetGame as _};
+use senet::{GameExt as _, Senet};
 use serde::ser::{SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use ur_solve::{PerfectBot, Table, WinChances as _};
@@ -92,9 +92,11 @@ impl RuleSet {
         Ok(match (game, text) {
             (GameKind::Ur, None) => RuleSet::Ur(royal_ur::Variant::default()),
             (GameKind::Senet, None) => RuleSet::Senet(senet::Variant::default()),
-            (GameKind::Ur, Some(t)) => RuleSet::Ur(t.parse().map_err(|e| fail(format!("{e}")))?),
+            (GameKind::Ur, Some(t)) => {
+                RuleSet::Ur(dice_core::read_rules(t).map_err(|e| fail(format!("{e}")))?)
+            }
             (GameKind::Senet, Some(t)) => {
-                RuleSet::Senet(t.parse().map_err(|e| fail(format!("{e}")))?)
+                RuleSet::Senet(dice_core::read_rules(t).map_err(|e| fail(format!("{e}")))?)
             }
         })
     }
@@ -239,7 +241,7 @@ impl AnyGame {
 
     /// The winner (`None` for a draw) and how it ended, once over.
     #[must_use]
-    pub fn result(&self) -> Option<(Option<Side>, How)> {
+    pub fn result(&self) -> Option<(Option<Side>, Ending)> {
         with_game!(self, g => g.result().map(|o| (o.winner, o.how)))
     }
 
@@ -255,12 +257,12 @@ impl AnyGame {
     /// Takes back the last move (and the turns lost after it), or a
     /// resignation.
     pub fn undo(&mut self) -> bool {
-        with_game!(self, g => g.undo())
+        with_game!(self, g => g.undo().is_ok())
     }
 
     /// Resigns for `side`; false, changing nothing, when already over.
     pub fn resign(&mut self, side: Side) -> bool {
-        with_game!(self, g => g.resign(Some(side)))
+        with_game!(self, g => g.resign(Some(side)).is_ok())
     }
 
     /// Whether ply `ply` was a move by `side` that `text` names (in any
@@ -332,7 +334,7 @@ impl AnyGame {
     }
 }
 
-fn play<R: GameRules>(game: &mut Game<R>, text: &str) -> Result<(), Refusal> {
+fn play<R: Notation>(game: &mut Game<R>, text: &str) -> Result<(), Refusal> {
     game.play_text(text).map(drop).map_err(|e| Refusal {
         code: e.code(),
         message: match &e {
@@ -345,7 +347,7 @@ fn play<R: GameRules>(game: &mut Game<R>, text: &str) -> Result<(), Refusal> {
     })
 }
 
-fn played<R: GameRules>(game: &Game<R>, ply: u32, side: Side, text: &str) -> bool {
+fn played<R: Notation>(game: &Game<R>, ply: u32, side: Side, text: &str) -> bool {
     let Ok(mv) = text.parse::<R::Move>() else {
         return false;
     };
@@ -355,7 +357,7 @@ fn played<R: GameRules>(game: &Game<R>, ply: u32, side: Side, text: &str) -> boo
         .is_some_and(|e| e.side == side && e.mv == Some(mv))
 }
 
-fn record<R: GameRules>(game: &Game<R>, reveal: bool) -> String {
+fn record<R: Notation>(game: &Game<R>, reveal: bool) -> String {
     let mut record: Record<R> = game.to_record();
     if !reveal {
         record.seed = None;
@@ -374,12 +376,12 @@ impl Serialize for LogView<'_> {
     }
 }
 
-fn log_json<R: GameRules, S: Serializer>(
+fn log_json<R: Notation, S: Serializer>(
     log: &[LogEntry<R>],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    struct Entry<'a, R: GameRules>(&'a LogEntry<R>);
-    impl<R: GameRules> Serialize for Entry<'_, R> {
+    struct Entry<'a, R: Notation>(&'a LogEntry<R>);
+    impl<R: Notation> Serialize for Entry<'_, R> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             let e = self.0;
             let mut s = serializer.serialize_struct("Entry", 5)?;
@@ -402,7 +404,7 @@ fn log_json<R: GameRules, S: Serializer>(
 /// for text that is not a record of `game`.
 #[must_use]
 pub fn record_moves(game: GameKind, text: &str) -> Option<Vec<(u32, String)>> {
-    fn moves<R: GameRules>(text: &str) -> Option<Vec<(u32, String)>> {
+    fn moves<R: Notation>(text: &str) -> Option<Vec<(u32, String)>> {
         let record = Record::<R>::parse(text).ok()?;
         record
             .turns
@@ -498,7 +500,7 @@ impl Bot {
             (RuleSet::Ur(_), Level::Ladder(n)) => royal_ur::Bot::new(Some(n), None)
                 .map(Bot::Ur)
                 .map_err(|e| BotError::Level(e.to_string())),
-            (RuleSet::Senet(_), Level::Ladder(n)) => senet::Bot::new(n)
+            (RuleSet::Senet(_), Level::Ladder(n)) => senet::Bot::new(Some(n), None)
                 .map(Bot::Senet)
                 .map_err(|e| BotError::Level(e.to_string())),
             (RuleSet::Ur(v), Level::Perfect) => tables
@@ -547,7 +549,7 @@ impl Tables {
             {
                 return Err(fail(format!(
                     "a second table for {}",
-                    table.variant().describe()
+                    table.variant().spelled_out()
                 )));
             }
             tables.push(Arc::new(PerfectBot::new(table)));
@@ -592,8 +594,17 @@ mod tests {
                 .to_string(),
             "skyruk"
         );
+        // Only the fields that differ from the default need naming.
+        assert_eq!(
+            RuleSet::parse(GameKind::Ur, Some("pieces=3 route=long"))
+                .unwrap()
+                .to_string(),
+            "route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=3"
+        );
         let e = RuleSet::parse(GameKind::Ur, Some("kendall")).unwrap_err();
         assert_eq!(e.text, "kendall");
+        let e = RuleSet::parse(GameKind::Ur, Some("pieces=3 pieces=4")).unwrap_err();
+        assert!(e.why.contains("pieces"), "{}", e.why);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use bytes::{BufMut, Bytes, BytesMut};
-use dice_core::{How, Seed, Side};
+use dice_core::{Ending, Seed, Side};
 use serde::Serialize;
 use tokio::sync::{Semaphore, broadcast, watch};
 
@@ -136,7 +136,7 @@ impl Live {
 
     fn resigned(&self) -> Option<Side> {
         match self.game.result()? {
-            (Some(winner), How::Resign) => Some(winner.other()),
+            (Some(winner), Ending::Resign) => Some(winner.other()),
             _ => None,
         }
     }

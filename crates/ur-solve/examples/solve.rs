@@ -67,7 +67,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(p) = pieces {
         variant = variant.with_pieces(p)?;
     }
-    println!("rules: {} ({})", variant, variant.describe());
+    println!("rules: {} ({})", variant, variant.spelled_out());
     println!(
         "threads: {}, tolerance: {:e}, successor lists: {} MiB",
         options.threads,

@@ -99,12 +99,13 @@ pub fn roll_value<T: WinChances + ?Sized>(
 /// A bot that plays the best move of a solved table.
 ///
 /// ```
+/// use dice_core::Side;
 /// use royal_ur::{Position, Variant};
 /// use ur_solve::{solve, PerfectBot, SolveOptions};
 ///
 /// let v = Variant::FINKEL.with_pieces(1)?;
 /// let bot = PerfectBot::new(solve(&v, &SolveOptions::default(), |_| {})?);
-/// let (mv, chance) = bot.think(&Position::start(1), 4)?.expect("a move");
+/// let (mv, chance) = bot.think(&Position::start(&v, Side::Light), 4)?.expect("a move");
 /// assert_eq!(mv.to_string(), "hand-a1");
 /// assert!(chance > 0.5);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -315,8 +316,8 @@ pub fn analyse_game<T: WinChances + ?Sized>(
 ) -> Result<GameAnalysis, AnalysisError> {
     if game.variant() != table.variant() {
         return Err(AnalysisError::WrongRules {
-            game: game.variant().describe(),
-            table: table.variant().describe(),
+            game: game.variant().spelled_out(),
+            table: table.variant().spelled_out(),
         });
     }
     let start = Ur::start(game.variant(), game.first());

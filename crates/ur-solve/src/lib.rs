@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 #![cfg_attr(
     not(test),
     deny(

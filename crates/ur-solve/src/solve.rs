@@ -240,7 +240,8 @@ impl Solution {
     /// The chance that the first mover wins from the start position.
     #[must_use]
     pub fn first_mover(&self) -> f64 {
-        WinChances::win_chance(self, &Position::start(self.index.pieces())).unwrap_or(0.0)
+        let start = Position::start(self.index.variant(), dice_core::Side::Light);
+        WinChances::win_chance(self, &start).unwrap_or(0.0)
     }
 }
 

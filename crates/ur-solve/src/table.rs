@@ -99,7 +99,7 @@ impl Checksum {
 }
 
 fn header(variant: &Variant, value_type: ValueType, count: u64, checksum: u64) -> Vec<u8> {
-    let rules = variant.describe();
+    let rules = variant.spelled_out();
     let mut h = Vec::with_capacity(FIXED + rules.len() + 8);
     h.extend_from_slice(&MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
@@ -263,7 +263,7 @@ impl Table {
         if count != index.len() {
             return Err(TableError::Header(format!(
                 "{count} values, but {} has {} states",
-                variant.describe(),
+                variant.spelled_out(),
                 index.len()
             )));
         }
@@ -309,8 +309,8 @@ impl Table {
         let table = Table::open(path)?;
         if table.index.variant() != variant {
             return Err(TableError::WrongRules {
-                expected: variant.describe(),
-                found: table.index.variant().describe(),
+                expected: variant.spelled_out(),
+                found: table.index.variant().spelled_out(),
             });
         }
         Ok(table)

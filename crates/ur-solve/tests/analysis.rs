@@ -82,13 +82,13 @@ fn a_perfect_game_loses_nothing_and_a_careless_one_does() {
 fn analysis_refuses_another_rule_set() {
     let sol = two();
     let game = Game::<Ur>::new(
-        Setup::new(Dice::Seeded(Seed::new(b"x").unwrap()), Variant::FINKEL).first(Side::Light),
+        Setup::new(Dice::Seeded(Seed::new(b"x").unwrap()), Variant::FINKEL).with_first(Side::Light),
     )
     .unwrap();
     assert_eq!(analyse_game(&sol, &game).unwrap_err().code(), "wrong_rules");
     let bot = PerfectBot::new(sol);
     assert_eq!(bot.choose(&game), None);
-    let wrong = Position::start(7);
+    let wrong = Position::start(&Variant::FINKEL, Side::Light);
     assert_eq!(bot.think(&wrong, 2).unwrap_err().code(), "inconsistent");
     let _ = Ur::start(&Variant::FINKEL, Side::Light);
 }

@@ -4,25 +4,7 @@
 use dice_core::Side;
 use royal_ur::{Move, Place, Position, Route, Square, Variant};
 
-/// A small deterministic generator (splitmix64), so that tests need no
-/// randomness crate and always see the same numbers.
-pub struct Mix(pub u64);
-
-impl Mix {
-    /// The next number.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+pub use dice_core::Xorshift;
 
 /// Every place a move can name.
 pub fn places() -> Vec<Place> {
@@ -81,7 +63,7 @@ pub fn listed(variant: &Variant, pos: &Position, roll: u8) -> Vec<String> {
 /// A random position consistent with `variant`: pieces on squares of their
 /// own route (or anywhere, when `anywhere`), the rest split between hand and
 /// home.
-pub fn random_position(rng: &mut Mix, variant: &Variant, anywhere: bool) -> Position {
+pub fn random_position(rng: &mut Xorshift, variant: &Variant, anywhere: bool) -> Position {
     let mut pos = Position::EMPTY;
     for side in Side::ALL {
         let on_board = rng.below(usize::from(variant.pieces()) + 1) as u8;

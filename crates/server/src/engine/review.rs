@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use dice_core::{Game, LogEntry, Rules as GameRules, Side};
+use dice_core::{Game, LogEntry, Notation, Rules, Side};
 use royal_ur::{Square, Ur};
-use senet::{Dest, Senet};
+use senet::{House, Place, Senet};
 use serde::Serialize;
 use ur_solve::{GameAnalysis, WinChances as _};
 
@@ -173,7 +173,7 @@ pub fn catalogue(tables: &Tables) -> Catalogue {
                 default: "kendall",
                 named: named(GameKind::Senet, &["kendall", "skyruk"]),
                 fields: field_views(&SENET_FIELDS),
-                levels: (senet::LEVEL_MIN..=senet::LEVEL_MAX).collect(),
+                levels: (1..=senet::LEVEL_TOP).collect(),
                 tables: Vec::new(),
             },
         ],
@@ -273,7 +273,7 @@ pub fn rule_set(rules: &RuleSet, tables: &Tables) -> RuleSetView {
             houses: 30,
             special: SENET_HOUSES.into_iter().collect(),
             pieces: v.piece_count(),
-            sticks: <Senet as GameRules>::dice(v),
+            sticks: <Senet as Rules>::dice(v),
         },
     };
     RuleSetView {
@@ -379,7 +379,7 @@ struct Did {
 }
 
 /// Replays a game's log from its start, telling each ply.
-fn story<R: GameRules>(
+fn story<R: Notation>(
     game: &Game<R>,
     race: impl Fn(&R::Position) -> Race,
     did: impl Fn(&LogEntry<R>) -> Did,
@@ -438,12 +438,12 @@ fn ur_race(variant: &royal_ur::Variant, position: &royal_ur::Position) -> Race {
 
 fn senet_race(position: &senet::Position) -> Race {
     let mut race = Race::default();
-    for house in 1..=30u8 {
-        let to_go = 31 - u32::from(house);
+    for house in House::ALL {
+        let to_go = u32::from(senet::HOUSES + 1 - house.number());
         match position.at(house) {
-            Ok(Some(Side::Light)) => race.light += to_go,
-            Ok(Some(Side::Dark)) => race.dark += to_go,
-            _ => {}
+            Some(Side::Light) => race.light += to_go,
+            Some(Side::Dark) => race.dark += to_go,
+            None => {}
         }
     }
     race
@@ -489,7 +489,7 @@ pub fn tell(game: &AnyGame, tables: &Tables) -> Result<Story, StoryError> {
                 Did {
                     again: e.flags.again,
                     swap: e.flags.swap,
-                    home: ends == Some(Dest::Off),
+                    home: ends == Some(Place::Off),
                     ends: ends.filter(|&d| Some(d) != to).map(|d| d.to_string()),
                     ..Did::default()
                 }
@@ -553,7 +553,7 @@ mod tests {
         }
         for f in &SENET_FIELDS {
             for v in f.values {
-                senet::Variant::KENDALL.with(f.name, v).unwrap();
+                senet::Variant::KENDALL.with_field(f.name, v).unwrap();
             }
         }
         // Every named set's values are offered, and the default's come first.
