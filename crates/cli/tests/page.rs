@@ -2,7 +2,7 @@
 //! against the real `race serve` on 127.0.0.1 with port 0, no bot pace and
 //! a temporary data folder. A person's way through the page: a whole game
 //! against the bot by clicking, a friend game through the invite link, a
-//! reload in the middle, a watcher, keyboard play, the review against
+//! reload in the middle, a resignation and a rematch, a watcher, keyboard play, the review against
 //! `race analyse`, screenshots at phone and desktop sizes, and a move made
 //! while the server is away.
 //!
@@ -349,6 +349,57 @@ async fn a_whole_ur_game_against_the_bot_by_clicking_and_its_record_replays() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_ends_the_game_and_a_rematch_starts_the_same_again() {
+    let bench = Bench::start("resign", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
+    b.wait(
+        "the resign button",
+        "const r = document.querySelector('#resign'); return r && !r.hidden",
+    )
+    .await;
+    // The page asks first; the browser says yes.
+    b.js("window.confirm = () => true; return null").await;
+    b.click("#resign").await;
+    b.wait(
+        "the dice checked",
+        "return document.querySelector('#check')?.dataset.check === 'match'",
+    )
+    .await;
+    let state = server.state(&id);
+    assert_eq!(state["status"], "over");
+    assert_eq!(state["result"]["winner"], "dark");
+    assert_eq!(state["result"]["how"], "resign");
+    let end = b
+        .js("return document.querySelector('#end-title').textContent")
+        .await;
+    let end = end.as_str().unwrap();
+    assert!(
+        end.starts_with("You lost") && end.contains("by resignation"),
+        "{end}"
+    );
+
+    b.click("#rematch").await;
+    let again = b
+        .wait(
+            "the rematch's page",
+            &format!(
+                "const m = location.pathname.match(/^\\/g\\/([A-Za-z0-9_-]+)$/); \
+                 return m && m[1] !== '{id}' && document.getElementById('game') ? m[1] : null"
+            ),
+        )
+        .await;
+    let again = server.state(again.as_str().unwrap());
+    assert_eq!(again["game"], state["game"]);
+    assert_eq!(again["rules"], state["rules"]);
+    assert_eq!(again["seats"]["dark"], "bot:1");
+    assert_ne!(again["status"], "over");
+    assert_eq!(view(&b).await["seat"], "light");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_senet_friend_game_through_the_invite_link() {
     let bench = Bench::start("friend", &[]).await;
     let (server, driver) = (&bench.server, &bench.driver);
@@ -376,6 +427,12 @@ async fn a_senet_friend_game_through_the_invite_link() {
             .is_some_and(|l| !l.is_empty())
     );
     assert_eq!(view(&host).await["status"], "waiting");
+    host.click("#copy").await;
+    host.wait(
+        "the copy to be confirmed",
+        "return document.querySelector('#invite .copied')?.textContent === 'Copied.'",
+    )
+    .await;
 
     // The friend opens the link: the seat is taken, the token kept in the
     // browser and gone from the address.
