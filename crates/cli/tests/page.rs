@@ -2,9 +2,9 @@
 //! against the real `race serve` on 127.0.0.1 with port 0, no bot pace and
 //! a temporary data folder. A person's way through the page: a whole game
 //! against the bot by clicking, a friend game through the invite link, a
-//! reload in the middle, a resignation and a rematch, a watcher, keyboard play, the review against
-//! `race analyse`, screenshots at phone and desktop sizes, and a move made
-//! while the server is away.
+//! resignation and a rematch, a reload in the middle, a watcher, keyboard
+//! play, the review against `race analyse`, screenshots at phone and
+//! desktop sizes, and a move made while the server is away.
 //!
 //! Chromium and ChromeDriver come from Debian's packages; the first test
 //! installs them when missing (see `common/browser.rs`). Nothing here
