@@ -16,6 +16,7 @@ mod error;
 mod input;
 mod play;
 mod query;
+mod render;
 mod selfplay;
 mod senet;
 mod serve;

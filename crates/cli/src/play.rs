@@ -12,7 +12,8 @@ use dice_core::{Dice, Game, PlayError, Seed, Setup, Side, throw_bits};
 use crate::engine::Engine;
 use crate::error::{Failure, Refused};
 use crate::input::{GivenSeed, io_words};
-use crate::query::{last_moves, move_list, result_line};
+use crate::query::{move_list, result_line};
+use crate::render;
 use crate::style::{Paint, Style};
 
 /// Who plays.
@@ -170,7 +171,7 @@ impl<E: Engine> Session<'_, E> {
         if !opening.is_empty() {
             for (i, pair) in opening.chunks(2).enumerate() {
                 let throw = |f| {
-                    E::draw_throw(
+                    render::throw::<E>(
                         self.game.variant(),
                         Some(f),
                         E::roll(self.game.variant(), f),
@@ -208,10 +209,10 @@ impl<E: Engine> Session<'_, E> {
     }
 
     fn board(&mut self) -> std::io::Result<()> {
-        let text = E::draw(
+        let text = render::board_text(
             self.game.variant(),
             self.game.position(),
-            &last_moves(self.game.log()),
+            self.game.log(),
             &self.opts.style,
         );
         write!(self.out, "{text}")
@@ -453,7 +454,7 @@ pub fn run<E: Engine>(
         }
         s.board()?;
         let style = s.opts.style;
-        let throw = E::draw_throw(
+        let throw = render::throw::<E>(
             s.game.variant(),
             s.game.faces(),
             s.game.roll().unwrap_or(0),

@@ -15,10 +15,14 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// A path in the tests' scratch folder, with no file left there by an
+/// earlier run.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("race-cli-tests");
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 /// A refusal: exit 1 and exactly one line on stderr, `race: WHERE: WHAT
@@ -477,7 +481,7 @@ fn play_with_no_input_watches_the_bots_finish() {
         "play", "senet", "--watch", "--seed", "readme", "--level", "1",
     ]);
     assert_eq!(run.code, 0);
-    assert!(run.out.contains("wins with every piece home"));
+    assert!(run.out.contains("wins with every piece borne off"));
 }
 
 /// Plays move 1 every time in a hotseat game, then quits.
@@ -516,7 +520,7 @@ fn scripted_hotseat_games_reach_the_end() {
     assert!(ur.out.contains("wins with every piece home"));
     assert!(ur.out.contains("the game is over"));
     let senet = scripted("senet", "script");
-    assert!(senet.out.contains("wins with every piece home"));
+    assert!(senet.out.contains("wins with every piece borne off"));
 }
 
 #[test]
