@@ -2,9 +2,12 @@
 //! the marks of each side's last turn, and a board laid out by its game.
 //! A game supplies only its geometry (an [`Engine::board`] of rows and
 //! cells) and what its moves touch ([`Engine::traces`]); everything else is
-//! drawn here, once, as text (with ANSI colour when the style has it).
+//! drawn here, once, as text (with ANSI colour when the style has it) or as
+//! the lines of the terminal screen.
 
 use dice_core::{Faces, LogEntry, Side};
+use ratatui::style::{Color, Modifier, Style as Look};
+use ratatui::text::{Line, Span};
 
 use crate::engine::Engine;
 use crate::style::{Paint, Style};
@@ -76,9 +79,9 @@ impl Row {
 pub enum Beside {
     /// Nothing.
     Nothing,
-    /// This side's line.
+    /// This side's line (below the board instead when the terminal is narrow).
     Side(Side),
-    /// A note such as the direction of the track.
+    /// A note such as the direction of the track (left out when narrow).
     Note(Glyph),
 }
 
@@ -186,6 +189,11 @@ pub fn throw<E: Engine>(
     text
 }
 
+/// What the faces mean, in a few words: `▲ counts`.
+pub fn dice_key<E: Engine>(style: &Style) -> String {
+    format!("{} counts", E::DICE.counts.pick(style))
+}
+
 /// The plies of each side's last turn (a turn being a side's plies in a
 /// row: several after a rosette or a throw-again), in the log's order.
 pub fn last_turns<E: Engine>(log: &[LogEntry<E>]) -> Vec<LogEntry<E>> {
@@ -204,12 +212,22 @@ pub fn last_turns<E: Engine>(log: &[LogEntry<E>]) -> Vec<LogEntry<E>> {
     out
 }
 
+/// Where the text of a board goes: the whole width, or a narrow terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Side lines beside their rows, notes shown.
+    Wide,
+    /// Side lines below the board, notes left out.
+    Narrow,
+}
+
 /// A run of text and its paint.
 type Run = (String, Option<Paint>);
 
 /// The board's lines as runs of painted text, the last turns' marks on it.
-fn lay_out(board: &Board, traces: &[Trace], style: &Style) -> Vec<Vec<Run>> {
+fn lay_out(board: &Board, traces: &[Trace], fit: Fit, style: &Style) -> Vec<Vec<Run>> {
     let mut lines = Vec::new();
+    let mut below: Vec<Side> = Vec::new();
     for row in &board.rows {
         let mut line: Vec<Run> = Vec::new();
         for cell in &row.cells {
@@ -244,19 +262,23 @@ fn lay_out(board: &Board, traces: &[Trace], style: &Style) -> Vec<Vec<Run>> {
                 }
             }
         }
-        match row.beside {
-            Beside::Side(side) => {
+        match (row.beside, fit) {
+            (Beside::Side(side), Fit::Wide) => {
                 line.push(("   ".to_owned(), None));
                 line.extend(side_runs(&board.sides[side_index(side)], side, style));
             }
-            Beside::Note(note) => line.push((format!("   {}", note.pick(style)), None)),
-            Beside::Nothing => {}
+            (Beside::Side(side), Fit::Narrow) => below.push(side),
+            (Beside::Note(note), Fit::Wide) => {
+                line.push((format!("   {}", note.pick(style)), None));
+            }
+            _ => {}
         }
         trim_end(&mut line);
         lines.push(line);
     }
     for side in Side::ALL {
-        if !board.rows.iter().any(|r| r.beside == Beside::Side(side)) {
+        let beside = board.rows.iter().any(|r| r.beside == Beside::Side(side));
+        if !beside || below.contains(&side) {
             let mut line = vec![("  ".to_owned(), None)];
             line.extend(side_runs(&board.sides[side_index(side)], side, style));
             trim_end(&mut line);
@@ -313,7 +335,7 @@ pub fn board_text<E: Engine>(
 ) -> String {
     let last = last_turns(log);
     let board = E::board(variant, position);
-    let mut out = runs_text(&lay_out(&board, &traces(&last), style), style);
+    let mut out = runs_text(&lay_out(&board, &traces(&last), Fit::Wide, style), style);
     let played: Vec<String> = last
         .iter()
         .filter(|e| e.mv.is_some())
@@ -327,7 +349,7 @@ pub fn board_text<E: Engine>(
 
 /// The rows of a board without its side lines, unmarked (for a route).
 pub fn grid_text(board: &Board, style: &Style) -> String {
-    let lines = lay_out(board, &[], style);
+    let lines = lay_out(board, &[], Fit::Wide, style);
     runs_text(&lines[..board.rows.len().min(lines.len())], style)
 }
 
@@ -343,4 +365,68 @@ fn runs_text(lines: &[Vec<Run>], style: &Style) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The board as the screen's lines, each side's last turn marked, laid out
+/// to fit the width: `None` when even the narrow drawing does not fit.
+pub fn board_lines<E: Engine>(
+    variant: &E::Variant,
+    position: &E::Position,
+    log: &[LogEntry<E>],
+    style: &Style,
+    width: u16,
+) -> Option<Vec<Line<'static>>> {
+    let board = E::board(variant, position);
+    let marks = traces(&last_turns(log));
+    [Fit::Wide, Fit::Narrow].into_iter().find_map(|fit| {
+        let lines = lay_out(&board, &marks, fit, style);
+        let fits = lines.iter().all(|l| runs_width(l) <= usize::from(width));
+        fits.then(|| lines.into_iter().map(|l| screen_line(l, style)).collect())
+    })
+}
+
+/// The columns and lines the narrow drawing of a game's board takes.
+pub fn narrow_size<E: Engine>(variant: &E::Variant) -> (usize, usize) {
+    let position = E::start(variant, Side::Light);
+    let board = E::board(variant, &position);
+    let lines = lay_out(&board, &[], Fit::Narrow, &Style::default());
+    let width = lines.iter().map(|l| runs_width(l)).max().unwrap_or(0);
+    (width, lines.len())
+}
+
+fn runs_width(line: &[Run]) -> usize {
+    line.iter()
+        .map(|(t, _)| Span::raw(t.as_str()).width())
+        .sum()
+}
+
+fn screen_line(runs: Vec<Run>, style: &Style) -> Line<'static> {
+    Line::from(
+        runs.into_iter()
+            .map(|(text, paint)| match paint {
+                Some(p) => Span::styled(text, look(p, style)),
+                None => Span::raw(text),
+            })
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// How a paint looks on the screen (nothing without colour, but the marks
+/// and headings, which stay readable without it).
+pub fn look(paint: Paint, style: &Style) -> Look {
+    let base = Look::default();
+    if !style.color {
+        return match paint {
+            Paint::Bold | Paint::Warn => base.add_modifier(Modifier::BOLD),
+            _ => base,
+        };
+    }
+    match paint {
+        Paint::Light => base.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        Paint::Dark => base.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        Paint::Mark => base.add_modifier(Modifier::REVERSED),
+        Paint::Dim => base.add_modifier(Modifier::DIM),
+        Paint::Bold => base.add_modifier(Modifier::BOLD),
+        Paint::Warn => base.fg(Color::Red).add_modifier(Modifier::BOLD),
+    }
 }
