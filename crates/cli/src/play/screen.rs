@@ -9,7 +9,7 @@
 //! or after a move that throws again) are dropped and the player told once,
 //! so that no move is made blind.
 
-use std::io::Stdout;
+use std::io::{BufWriter, Stdout};
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
@@ -80,9 +80,12 @@ enum Leave {
     Signal(i32),
 }
 
+/// Where frames go: buffered, so that each frame leaves in one write.
+type Out = BufWriter<Stdout>;
+
 /// The terminal in raw mode on the alternate screen, restored when dropped.
 struct Screen {
-    terminal: Terminal<CrosstermBackend<Stdout>>,
+    terminal: Terminal<CrosstermBackend<Out>>,
 }
 
 impl Screen {
@@ -98,7 +101,8 @@ impl Screen {
             crossterm::terminal::EnterAlternateScreen,
             crossterm::cursor::Hide
         )?;
-        let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+        let out = BufWriter::with_capacity(1 << 16, std::io::stdout());
+        let terminal = Terminal::new(CrosstermBackend::new(out))?;
         Ok(Screen { terminal })
     }
 }
@@ -234,19 +238,21 @@ where
 {
     fn run(
         &mut self,
-        terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+        terminal: &mut Terminal<CrosstermBackend<Out>>,
         woken: &Receiver<Wake<E::Move>>,
     ) -> Result<Leave, Failure> {
         loop {
             self.advance()?;
-            if self.dirty {
-                self.dirty = false;
-                terminal.draw(|f| self.draw(f))?;
-            }
+            // What waits unread when a new roll is about to be drawn was
+            // typed before it was shown: dropped before the drawing, so
+            // that a key typed once the roll is on the screen is kept.
             if self.fresh {
                 self.fresh = false;
                 self.drop_typed_ahead()?;
-                continue;
+            }
+            if self.dirty {
+                self.dirty = false;
+                terminal.draw(|f| self.draw(f))?;
             }
             if let Some(leave) = self.leave.take() {
                 return Ok(leave);
@@ -577,14 +583,20 @@ where
             )
         };
         // Beside the board, the turn needs TURN_W columns; else it goes below.
-        let turn_lines = self.turn_lines();
-        let turn_h = len(turn_lines.len()).max(4) + 2;
         let beside = board(area.width.saturating_sub(TURN_W));
         let stacked = beside.is_none();
         let Some(board) = beside.or_else(|| board(area.width)) else {
             return self.too_small(f, area);
         };
+        let board_w = len(board.iter().map(Line::width).max().unwrap_or(0)) + FRAME;
         let board_h = len(board.len()) + 2;
+        let turn_w = if stacked {
+            area.width
+        } else {
+            area.width.saturating_sub(board_w)
+        };
+        let turn_lines = self.turn_lines(usize::from(turn_w.saturating_sub(FRAME)));
+        let turn_h = len(turn_lines.len()).max(4) + 2;
         let needed = if stacked {
             board_h + turn_h + 3
         } else {
@@ -602,7 +614,6 @@ where
             .areas(body);
             (b, t, p)
         } else {
-            let board_w = len(board.iter().map(Line::width).max().unwrap_or(0)) + FRAME;
             let [top, p] =
                 Layout::vertical([Constraint::Length(board_h.max(turn_h)), Constraint::Min(3)])
                     .areas(body);
@@ -679,20 +690,33 @@ where
     }
 
     /// The throw, and what comes of it: the moves to pick from, the bot at
-    /// work, or the result.
-    fn turn_lines(&self) -> Vec<Line<'static>> {
+    /// work, or the result; in lines of at most `width` columns.
+    fn turn_lines(&self, width: usize) -> Vec<Line<'static>> {
         let mut lines = Vec::new();
+        let add = |lines: &mut Vec<Line<'static>>, text: &str, indent: usize, look: Look| {
+            lines.extend(
+                wrap(text, width, indent)
+                    .into_iter()
+                    .map(|part| Line::styled(part, look)),
+            );
+        };
         let Some((_, mover)) = self.s.to_move() else {
-            lines.push(Line::styled(
-                self.s.result().unwrap_or_default(),
-                self.paint(Paint::Bold),
-            ));
+            let result = self.s.result().unwrap_or_default();
+            add(&mut lines, &result, 0, self.paint(Paint::Bold));
             if self.review.is_some() {
-                lines.push(Line::raw("the end of the record: q goes back"));
+                add(
+                    &mut lines,
+                    "the end of the record: q goes back",
+                    0,
+                    Look::default(),
+                );
             } else if self.s.resumed == Some(self.s.game.ply()) {
-                lines.push(Line::raw(
+                add(
+                    &mut lines,
                     "this record is of a finished game: type replay to step through it",
-                ));
+                    0,
+                    Look::default(),
+                );
             }
             return lines;
         };
@@ -709,11 +733,12 @@ where
             for (i, choice) in self.s.choices().iter().enumerate() {
                 let picked = i == self.pick;
                 let text = format!("{} {:>2}. {choice}", if picked { "›" } else { " " }, i + 1);
-                lines.push(if picked {
-                    Line::styled(text, self.paint(Paint::Mark).add_modifier(Modifier::BOLD))
+                let look = if picked {
+                    self.paint(Paint::Mark).add_modifier(Modifier::BOLD)
                 } else {
-                    Line::raw(text)
-                });
+                    Look::default()
+                };
+                add(&mut lines, &text, 6, look);
             }
             return lines;
         }
@@ -726,7 +751,7 @@ where
         } else {
             "the bot plays next"
         };
-        lines.push(Line::styled(doing, self.paint(Paint::Dim)));
+        add(&mut lines, doing, 0, self.paint(Paint::Dim));
         lines
     }
 
@@ -886,8 +911,11 @@ fn overlay(f: &mut Frame, area: Rect, title: &str, text: &str) {
 
 /// Text cut into lines of at most `width` columns at spaces (a longer word
 /// stands alone), its leading spaces kept, the lines after the first
-/// indented by `indent`.
+/// indented by `indent`; text that fits is left as it is.
 fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
+    if Span::raw(text).width() <= width {
+        return vec![text.to_owned()];
+    }
     let body = text.trim_start();
     let mut lines = Vec::new();
     let mut line = text[..text.len() - body.len()].to_owned();
@@ -916,6 +944,8 @@ mod tests {
     fn wrapping_cuts_at_spaces_and_indents() {
         assert_eq!(wrap("a bb cc", 4, 1), ["a bb", " cc"]);
         assert_eq!(wrap("short", 40, 2), ["short"]);
+        assert_eq!(wrap(" 1. a2  rosette", 15, 2), [" 1. a2  rosette"]);
+        assert_eq!(wrap(" 1. a2  rosette", 14, 2), [" 1. a2", "  rosette"]);
         assert_eq!(
             wrap("  12. light rolls", 10, 6),
             ["  12.", "      light", "      rolls"]
