@@ -115,9 +115,9 @@ pub struct PlayArgs {
     /// Watch the bot play both sides.
     #[arg(long)]
     pub watch: bool,
-    /// Your side against the bot, light by default (a record does not say
-    /// which side you played: give it again with --resume). Not with
-    /// --hotseat or --watch, where nobody plays the bot.
+    /// Your side against the bot, light unless told; with --resume, the
+    /// side you go on as (a record does not say which side you played).
+    /// Not with --hotseat or --watch, where nobody plays the bot.
     #[arg(long, value_enum, conflicts_with_all = ["hotseat", "watch"])]
     pub side: Option<SideArg>,
     /// Who moves first (thrown for, or the rules', by default).
@@ -127,9 +127,11 @@ pub struct PlayArgs {
     #[command(flatten)]
     pub seed: SeedArgs,
     /// Go on with the game in this record (from --record or save): its
-    /// rules, seed and plies, the same throws following. It goes on being
-    /// written to FILE unless --record names another file. A finished
-    /// game is shown, and can be stepped through.
+    /// rules, seed and plies, the same throws following. You play the
+    /// side --side gives, light unless told (a record does not say which
+    /// side a person played: add --side dark to go on as dark). It goes
+    /// on being written to FILE unless --record names another file. A
+    /// finished game is shown, and can be stepped through.
     #[arg(
         long,
         value_name = "FILE",

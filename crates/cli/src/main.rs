@@ -180,7 +180,7 @@ where
         table: a.table.clone(),
         first: a.first.map(Side::from),
         style: Style::for_stdout(a.ascii, a.no_color),
-        pace: Duration::from_millis(a.pace.unwrap_or(if terminal { 400 } else { 0 })),
+        pace: Duration::from_millis(a.pace.unwrap_or(if terminal { play::PACE_MS } else { 0 })),
     };
     let claim = |path: &std::path::Path| RecordFile::claim(path, a.force, "--record");
     let session = match (resumed, &a.resume) {
@@ -250,7 +250,7 @@ fn play_help() -> String {
          Rules are written as a name, or as fields name=value spelled out in any order; \
          fields not given are the default rule set's (the first name below):\n{}{}",
         play::COMMANDS,
-        400,
+        play::PACE_MS,
         rules_help::<Ur>(),
         rules_help::<::senet::Senet>(),
     )

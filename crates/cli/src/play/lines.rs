@@ -104,8 +104,7 @@ impl<E: crate::engine::Engine> Transcript<'_, E> {
         for line in self.s.opening() {
             self.say(&line)?;
         }
-        if let (Some(ply), Some(file)) = (self.s.resumed, &self.s.record) {
-            let text = format!("going on from ply {ply} of {}.", file.path().display());
+        if let Some(text) = self.s.resumed_note() {
             self.say(&text)?;
         }
         // A resumed game's earlier plies are in its record, not narrated again.
@@ -129,7 +128,11 @@ impl<E: crate::engine::Engine> Transcript<'_, E> {
 
     /// The roll in hand and the numbered moves.
     fn menu(&mut self, side: dice_core::Side) -> std::io::Result<()> {
-        let mut menu = format!("{side} to move, {}\n", self.s.throw().unwrap_or_default());
+        let mut menu = format!(
+            "{side} to move, {}   {}\n",
+            self.s.throw().unwrap_or_default(),
+            crate::render::dice_key::<E>(&self.s.opts.style)
+        );
         for (i, c) in self.s.choices().iter().enumerate() {
             menu.push_str(&format!("  {:>2}. {c}\n", i + 1));
         }
@@ -254,6 +257,10 @@ pub fn run<E: crate::engine::Engine, R: BufRead>(
     let mut shown_end = false;
     loop {
         let Some((side, mover)) = t.s.to_move() else {
+            // What was typed before the end is shown is dropped before it
+            // is shown, so that nothing typed after is lost.
+            let end = Some((t.s.game.ply(), u64::MAX));
+            let typed_ahead = t.offered != end && input.flush_typed_ahead();
             if !shown_end {
                 if t.s.resumed == Some(t.s.game.ply()) {
                     t.say("this record is of a finished game; type replay to see its plies.")?;
@@ -263,9 +270,9 @@ pub fn run<E: crate::engine::Engine, R: BufRead>(
             if t.s.opts.mode == Mode::Watch {
                 break;
             }
-            if t.offered != Some((t.s.game.ply(), u64::MAX)) {
-                t.offered = Some((t.s.game.ply(), u64::MAX));
-                if input.flush_typed_ahead() {
+            if t.offered != end {
+                t.offered = end;
+                if typed_ahead {
                     t.say("(what was typed before the end was shown is ignored)")?;
                 }
             }
@@ -303,9 +310,10 @@ pub fn run<E: crate::engine::Engine, R: BufRead>(
         let roll = (t.s.game.ply(), t.s.game.throws());
         if t.offered != Some(roll) {
             t.offered = Some(roll);
+            let typed_ahead = input.flush_typed_ahead();
             t.board()?;
             t.menu(side)?;
-            if input.flush_typed_ahead() {
+            if typed_ahead {
                 t.say("(what was typed before this roll was shown is ignored)")?;
             }
         }

@@ -70,6 +70,9 @@ pub enum Said {
     Warn(String),
 }
 
+/// The milliseconds between bot moves on a terminal, unless `--pace` says.
+pub const PACE_MS: u64 = 400;
+
 /// The in-game commands, as `race play --help` and `help` list them.
 pub const COMMANDS: &str =
     "  N or a move       play move N of the list, or a move written out (a2-d2, 12-15)
@@ -265,6 +268,27 @@ impl<E: Engine> Session<E> {
     /// Who moves now, `None` when the game is over.
     pub fn to_move(&self) -> Option<(Side, Mover)> {
         self.game.side().map(|side| (side, self.mover(side)))
+    }
+
+    /// For a game resumed from its record: the ply it goes on from, and
+    /// the person's side (a record does not say which side a person
+    /// played, so it is the one `--side` gives) and how to take the other.
+    pub fn resumed_note(&self) -> Option<String> {
+        let ply = self.resumed.filter(|_| !self.game.is_over())?;
+        let from = match &self.record {
+            Some(file) => format!("going on from ply {ply} of {}", file.path().display()),
+            None => format!("going on from ply {ply}"),
+        };
+        Some(match self.opts.mode {
+            Mode::Bot => {
+                let side = self.opts.human;
+                format!(
+                    "{from}: you play {side} (--side {} plays the other side).",
+                    side.other()
+                )
+            }
+            Mode::Hotseat | Mode::Watch => format!("{from}."),
+        })
     }
 
     /// The first line: the game, its rules and seed, and who plays.

@@ -185,6 +185,7 @@ where
     let colour = session.opts.style;
     session.opts.style.color = false;
     let pace = session.opts.pace;
+    let said = session.resumed_note().map(Said::Note);
     let mut ui = Ui {
         s: session,
         colour,
@@ -201,7 +202,7 @@ where
         fresh: false,
         dropped: 0,
         notice: None,
-        said: None,
+        said,
         overlay: None,
         asking_new: false,
         review: None,
