@@ -834,3 +834,18 @@ fn a_saved_game_resumes_with_the_side_given() {
     let v = json(&race(&["replay", "--json", &path]).out);
     assert!(v["ply"].as_u64() > Some(2), "{v}");
 }
+
+#[test]
+fn line_by_line_the_board_is_drawn_once_for_each_roll_offered() {
+    for args in [
+        &["play", "ur", "--hotseat", "--seed", "lines"][..],
+        &["play", "ur", "--seed", "lines", "--level", "1"],
+    ] {
+        let run = race_in(args, b"1\n1\n1\n1\n1\nquit\n", &[]);
+        assert_eq!(run.code, 0, "{}", run.err);
+        let boards = run.out.matches("a  b  c  d  e  f  g  h").count();
+        let offered = run.out.matches(" to move, dice ").count();
+        assert!(offered >= 5, "{}", run.out);
+        assert_eq!(boards, offered, "{args:?}:\n{}", run.out);
+    }
+}

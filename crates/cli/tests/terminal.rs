@@ -42,25 +42,36 @@ fn boards(screen: &str) -> usize {
     screen.matches("a  b  c  d  e  f  g  h").count()
 }
 
-#[test]
-fn keys_typed_before_a_roll_is_shown_are_dropped() {
-    let dir = folder("typed-ahead");
+/// Light, moving first, plays the move picked with Enter; then `ahead` is
+/// typed, while the bot plays or before light's next throw is drawn (from
+/// `seed`'s dice). It is dropped, the screen says so, and no move is made
+/// blind.
+fn typed_ahead_is_dropped(name: &str, seed: &str, in_the_bots_turn: bool) {
+    let dir = folder(name);
     let mut t = Term::start(
         &[
-            "play", "ur", "--seed", "ahead", "--level", "1", "--pace", "1500", "--record",
-            "game.txt",
+            "play", "ur", "--seed", seed, "--first", "light", "--level", "1", "--pace", "3000",
+            "--record", "game.txt",
         ],
         &dir,
         120,
         40,
     );
-    t.wait_text("light> ");
-    // Enter plays the move picked; the rest is typed at once, while the
-    // bot's turn (at least the pace long) is still to come: a second
-    // Enter, and letters with no Enter.
-    t.send("\r1\rxyz");
-    let screen = t.wait_text("typed before this roll was shown: ignored");
-    assert!(screen.contains("light> "), "{screen}");
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    // A second move, and letters with no Enter.
+    let ahead = "1\rxyz";
+    if in_the_bots_turn {
+        t.send("\r");
+        t.wait_text("(the bot)");
+        t.send(ahead);
+    } else {
+        t.send(&format!("\r{ahead}"));
+    }
+    let screen = lights_turn_after(&mut t, before);
+    assert!(
+        screen.contains("keys typed before this roll was shown: ignored"),
+        "{screen}"
+    );
     let input = screen
         .lines()
         .find(|l| l.starts_with("light> "))
@@ -80,8 +91,51 @@ fn keys_typed_before_a_roll_is_shown_are_dropped() {
         Some(u32::try_from(lines.len()).expect("plies")),
         "the record holds every ply shown:\n{screen}"
     );
+    // What is typed once the roll is shown is kept.
+    t.send("xyz");
+    t.wait_text("light> xyz");
     t.send("\x03");
     assert_eq!(t.exit_code(), 130);
+}
+
+#[test]
+fn keys_typed_after_a_rosette_are_dropped() {
+    // Light's first move lands on a rosette: light throws again at once.
+    typed_ahead_is_dropped("after-a-rosette", "r20", false);
+}
+
+#[test]
+fn keys_typed_in_the_bots_turn_are_dropped() {
+    typed_ahead_is_dropped("in-the-bots-turn", "b1", true);
+}
+
+#[test]
+fn line_by_line_on_a_terminal_lines_typed_ahead_are_dropped() {
+    let dir = folder("plain-ahead");
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--plain", "--seed", "b1", "--first", "light", "--level", "1", "--pace",
+            "3000", "--record", "game.txt",
+        ],
+        &dir,
+        120,
+        40,
+    );
+    t.wait_text("light> ");
+    // The second line is typed during the bot's turn.
+    t.send("1\r1\r");
+    let screen = t.wait_for("light's next prompt", |s| {
+        s.contains("(what was typed before this roll was shown is ignored)")
+            && s.trim_end().ends_with("light>")
+    });
+    let lines = turns(&dir.join("game.txt"));
+    let light = lines.iter().filter(|l| l.contains(". l ")).count();
+    assert_eq!(
+        light, 1,
+        "one move of light's, not a blind second: {lines:?}\n{screen}"
+    );
+    t.send("quit\r");
+    assert_eq!(t.exit_code(), 0);
 }
 
 /// Waits for light's prompt (the person's turn) after ply `after`, and
