@@ -848,4 +848,17 @@ fn line_by_line_the_board_is_drawn_once_for_each_roll_offered() {
         assert!(offered >= 5, "{}", run.out);
         assert_eq!(boards, offered, "{args:?}:\n{}", run.out);
     }
+    // After light's rosette and second throw, both plies of that turn are
+    // marked and listed, with dark's turn before.
+    let run = race_in(
+        &["play", "ur", "--hotseat", "--seed", "lines"],
+        "1\n".repeat(9).as_bytes(),
+        &[],
+    );
+    assert!(
+        run.out
+            .contains("  1 [○] ○  · [○]       ✿  ·    light  hand 4 ○○○○  home 0\n  last: dark 2: hand-c3, light 3: d1-a1*, light 1: hand-d1\n"),
+        "{}",
+        run.out
+    );
 }

@@ -369,6 +369,21 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
     assert!(screen.contains("borne off"), "{screen}");
     t.send("q");
     assert_eq!(t.exit_code(), 0);
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--watch", "--seed", "narrow", "--level", "1", "--pace", "25",
+        ],
+        &dir,
+        40,
+        30,
+    );
+    let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
+    assert_eq!(boards(&screen), 1, "{screen}");
+    for hands in ["light  hand", "dark   hand"] {
+        assert_eq!(screen.matches(hands).count(), 1, "{hands}:\n{screen}");
+    }
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
     // Narrower than the board: a message, not a broken board.
     let mut t = Term::start(&["play", "senet", "--seed", "narrow"], &dir, 30, 20);
     let screen = t.wait_text("too small");
