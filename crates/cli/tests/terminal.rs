@@ -327,17 +327,23 @@ fn a_second_game_goes_to_a_numbered_file() {
     assert_ne!(first["record"], second["record"]);
 }
 
+/// The level 1 bot playing `game` against itself from `seed`, at `pace`
+/// milliseconds a ply, in a terminal `cols` by `rows`.
+fn watch(game: &str, seed: &str, pace: &str, dir: &Path, cols: u16, rows: u16) -> Term {
+    Term::start(
+        &[
+            "play", game, "--watch", "--seed", seed, "--level", "1", "--pace", pace,
+        ],
+        dir,
+        cols,
+        rows,
+    )
+}
+
 #[test]
 fn the_screen_holds_one_board_however_many_plies() {
     let dir = folder("one-board");
-    let mut t = Term::start(
-        &[
-            "play", "ur", "--watch", "--seed", "one", "--level", "1", "--pace", "25",
-        ],
-        &dir,
-        120,
-        40,
-    );
+    let mut t = watch("ur", "one", "25", &dir, 120, 40);
     assert!(t.wait_text("last plies").contains("a  b  c"));
     let screen = t.wait_for("ten plies", |s| ply_of(s).is_some_and(|p| p >= 10));
     assert_eq!(boards(&screen), 1, "{screen}");
@@ -350,14 +356,7 @@ fn the_screen_holds_one_board_however_many_plies() {
 #[test]
 fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
     let dir = folder("narrow");
-    let mut t = Term::start(
-        &[
-            "play", "senet", "--watch", "--seed", "narrow", "--level", "1", "--pace", "25",
-        ],
-        &dir,
-        40,
-        30,
-    );
+    let mut t = watch("senet", "narrow", "25", &dir, 40, 30);
     let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
     for numbers in [
         "1  2  3  4  5  6  7  8  9 10",
@@ -369,14 +368,7 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
     assert!(screen.contains("borne off"), "{screen}");
     t.send("q");
     assert_eq!(t.exit_code(), 0);
-    let mut t = Term::start(
-        &[
-            "play", "ur", "--watch", "--seed", "narrow", "--level", "1", "--pace", "25",
-        ],
-        &dir,
-        40,
-        30,
-    );
+    let mut t = watch("ur", "narrow", "25", &dir, 40, 30);
     let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
     assert_eq!(boards(&screen), 1, "{screen}");
     for hands in ["light  hand", "dark   hand"] {
@@ -395,14 +387,7 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
 #[test]
 fn watching_pauses_steps_changes_pace_and_leaves() {
     let dir = folder("watch");
-    let mut t = Term::start(
-        &[
-            "play", "ur", "--watch", "--seed", "watch", "--level", "1", "--pace", "200",
-        ],
-        &dir,
-        120,
-        40,
-    );
+    let mut t = watch("ur", "watch", "200", &dir, 120, 40);
     t.wait_for("two plies", |s| ply_of(s).is_some_and(|p| p >= 2));
     t.send(" ");
     let screen = t.wait_text("· paused");
