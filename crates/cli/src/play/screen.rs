@@ -946,7 +946,7 @@ mod tests {
         assert_eq!(wrap("a bb cc", 4, 1), ["a bb", " cc"]);
         assert_eq!(wrap("short", 40, 2), ["short"]);
         assert_eq!(wrap(" 1. a2  rosette", 15, 2), [" 1. a2  rosette"]);
-        assert_eq!(wrap(" 1. a2  rosette", 14, 2), [" 1. a2", "  rosette"]);
+        assert_eq!(wrap(" 1. a2  rosette", 12, 2), [" 1. a2", "  rosette"]);
         assert_eq!(
             wrap("  12. light rolls", 10, 6),
             ["  12.", "      light", "      rolls"]
