@@ -862,3 +862,40 @@ fn line_by_line_the_board_is_drawn_once_for_each_roll_offered() {
         run.out
     );
 }
+
+#[test]
+fn a_new_game_asks_first_and_keeps_the_last_in_its_file() {
+    let record = scratch("kept.txt");
+    let second = scratch("kept-2.txt");
+    let path = record.display().to_string();
+    let run = race_in(
+        &[
+            "play",
+            "ur",
+            "--hotseat",
+            "--seed",
+            "new",
+            "--record",
+            &path,
+        ],
+        b"1\nnew\nno\nnew\nyes\n1\nquit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(
+        run.out
+            .matches("the game is not over: start a new one? (yes/no)> ")
+            .count(),
+        2,
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("the game goes on."), "{}", run.out);
+    let first = json(&race(&["replay", "--json", &path]).out);
+    let next = json(&race(&["replay", "--json", &second.display().to_string()]).out);
+    assert_eq!(
+        (first["ply"].as_u64(), next["ply"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_ne!(first["record"], next["record"]);
+}

@@ -147,9 +147,10 @@ fn lights_turn_after(t: &mut Term, after: u32) -> String {
 }
 
 /// Plays `moves` person moves (move 1 each time) against the level 1 bot,
-/// then quits.
-fn play_then_quit(dir: &Path, args: &[&str], moves: usize) {
+/// then quits; `first` is on the first screen.
+fn play_then_quit(dir: &Path, args: &[&str], moves: usize, first: &str) {
     let mut t = Term::start(args, dir, 120, 40);
+    t.wait_text(first);
     for _ in 0..moves {
         let before = ply_of(&t.wait_text("light> ")).unwrap_or(0);
         t.send("\r");
@@ -165,13 +166,14 @@ fn a_resumed_game_goes_on_with_the_same_throws() {
     let new = [
         "play", "ur", "--seed", "resume", "--level", "1", "--pace", "0", "--record", "a.txt",
     ];
-    play_then_quit(&dir, &new, 2);
+    play_then_quit(&dir, &new, 2, "light> ");
     let before = turns(&dir.join("a.txt"));
     assert!(before.len() >= 4, "{before:?}");
     play_then_quit(
         &dir,
         &["play", "--resume", "a.txt", "--level", "1", "--pace", "0"],
         2,
+        "you play light (--side dark plays the other side).",
     );
     let resumed = turns(&dir.join("a.txt"));
     assert!(resumed.len() > before.len() && resumed.starts_with(&before));
@@ -179,7 +181,7 @@ fn a_resumed_game_goes_on_with_the_same_throws() {
     let whole = [
         "play", "ur", "--seed", "resume", "--level", "1", "--pace", "0", "--record", "b.txt",
     ];
-    play_then_quit(&dir, &whole, 4);
+    play_then_quit(&dir, &whole, 4, "light> ");
     assert_eq!(resumed, turns(&dir.join("b.txt")));
     assert_eq!(
         std::fs::read_to_string(dir.join("a.txt")).expect("a"),
