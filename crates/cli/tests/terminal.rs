@@ -190,6 +190,23 @@ fn a_resumed_game_goes_on_with_the_same_throws() {
         std::fs::read_to_string(dir.join("a.txt")).expect("a"),
         std::fs::read_to_string(dir.join("b.txt")).expect("b")
     );
+    // In 40 columns the note is wrapped, not cut.
+    let mut t = Term::start(
+        &["play", "--resume", "a.txt", "--side", "dark"],
+        &dir,
+        40,
+        40,
+    );
+    let note = format!(
+        "going on from ply {} of a.txt: you play dark (--side light plays the other side).",
+        resumed.len()
+    );
+    t.wait_for("the whole note", |s| {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        words.join(" ").contains(&note)
+    });
+    t.send("\x03");
+    assert_eq!(t.exit_code(), 130);
 }
 
 #[test]

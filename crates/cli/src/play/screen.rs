@@ -565,10 +565,11 @@ where
 
     fn draw(&self, f: &mut Frame) {
         let area = f.area();
+        let message_lines = self.message_lines(usize::from(area.width));
         let [head, body, message, input, keys] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(0),
-            Constraint::Length(1),
+            Constraint::Length(len(message_lines.len())),
             Constraint::Length(1),
             Constraint::Length(1),
         ])
@@ -629,7 +630,7 @@ where
             turn_area,
         );
         self.draw_plies(f, plies_area);
-        f.render_widget(Paragraph::new(self.message_line()), message);
+        f.render_widget(Paragraph::new(message_lines), message);
         self.draw_input(f, input);
         let [long, short] = self.keys_line();
         let fits = Span::raw(long.as_str()).width() <= usize::from(area.width);
@@ -794,15 +795,19 @@ where
         f.render_widget(Paragraph::new(lines).block(panel(" last plies ")), area);
     }
 
-    fn message_line(&self) -> Line<'static> {
-        if let Some(notice) = &self.notice {
-            return Line::styled(notice.clone(), self.paint(Paint::Warn));
-        }
-        match &self.said {
-            Some(Said::Note(text)) => Line::raw(text.clone()),
-            Some(Said::Warn(text)) => Line::styled(text.clone(), self.paint(Paint::Warn)),
-            None => Line::raw(""),
-        }
+    /// The notice, or what the last command said, in lines of at most
+    /// `width` columns (one, empty, when there is nothing to say).
+    fn message_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let (text, look) = match (&self.notice, &self.said) {
+            (Some(notice), _) => (notice.as_str(), self.paint(Paint::Warn)),
+            (None, Some(Said::Note(text))) => (text.as_str(), Look::default()),
+            (None, Some(Said::Warn(text))) => (text.as_str(), self.paint(Paint::Warn)),
+            (None, None) => ("", Look::default()),
+        };
+        wrap(text, width, 2)
+            .into_iter()
+            .map(|part| Line::styled(part, look))
+            .collect()
     }
 
     fn draw_input(&self, f: &mut Frame, area: Rect) {
