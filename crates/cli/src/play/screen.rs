@@ -440,6 +440,12 @@ where
             KeyCode::Char(' ') => {
                 self.paused = !self.paused;
                 self.steps = 0;
+                if self.paused {
+                    // The board stops as it is: a move being thought of
+                    // is dropped, and thought of again on going on.
+                    self.generation += 1;
+                    self.thinking = false;
+                }
             }
             KeyCode::Right | KeyCode::Char('n') => {
                 if self.paused {
