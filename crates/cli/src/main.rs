@@ -218,7 +218,8 @@ where
     }
     play::on_signals(|sig| {
         let _held = play::record::hold_writes();
-        eprintln!("race: {}", Failure::Interrupted(sig));
+        // The terminal may be gone (SIGHUP): a failed write is no matter.
+        let _ = writeln!(std::io::stderr(), "race: {}", Failure::Interrupted(sig));
         std::process::exit(128 + sig);
     })?;
     let stdin = std::io::stdin();

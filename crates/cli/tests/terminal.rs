@@ -273,7 +273,9 @@ fn stopped_in_the_bots_turn(name: &str, stop: impl FnOnce(&mut Term), code: u32)
     assert!(t.alternate());
     stop(&mut t);
     assert_eq!(t.exit_code(), code, "{}", t.screen());
-    t.wait_own_screen();
+    if t.is_open() {
+        t.wait_own_screen();
+    }
     let record = dir.join("game.txt");
     let v = replayed(&record);
     assert_eq!(v["ply"], ply, "every ply shown is in the record: {v}");
@@ -318,6 +320,11 @@ fn sighup_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
 #[test]
 fn ctrl_c_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
     stopped_in_the_bots_turn("ctrl-c", |t| t.send("\x03"), 130);
+}
+
+#[test]
+fn a_closed_terminal_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
+    stopped_in_the_bots_turn("closed", Term::close, 129);
 }
 
 #[test]

@@ -42,6 +42,9 @@ const TURN_W: u16 = 40;
 /// The longest the screen waits for a key before looking at the bot again.
 const TICK: Duration = Duration::from_millis(40);
 
+/// How long the screen has to leave by itself after a signal.
+const SIGNAL_GRACE: Duration = Duration::from_secs(2);
+
 /// The keys, for `?`.
 const KEYS: &str = "\
 playing
@@ -181,6 +184,15 @@ where
     let signals = wake.clone();
     super::on_signals(move |sig| {
         let _ = signals.send(Wake::Signal(sig));
+        // The screen leaves on its own at once. When the terminal is gone,
+        // reading keys can keep it from ever getting here (crossterm spins
+        // on a terminal that has hung up), so after a grace this thread
+        // ends the process: the record, written after every ply, is whole
+        // once no write is in progress.
+        std::thread::sleep(SIGNAL_GRACE);
+        let _held = super::record::hold_writes();
+        restore();
+        std::process::exit(128 + sig);
     })?;
     let colour = session.opts.style;
     session.opts.style.color = false;

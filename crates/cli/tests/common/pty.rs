@@ -5,9 +5,11 @@
 //! the screen (or for the process to end), with a generous time-out, and
 //! fails showing the screen it saw.
 
+use std::cell::RefCell;
+use std::fs::File;
 use std::io::{Read, Write};
+use std::os::fd::BorrowedFd;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
@@ -18,12 +20,16 @@ pub const PATIENCE: Duration = Duration::from_secs(90);
 /// How long a screen that shows what is waited for must go on showing it.
 const SETTLE: Duration = Duration::from_millis(100);
 
-/// `race` running in a terminal of its own.
+/// `race` running in a terminal of its own. What it writes is read (and
+/// fed to the emulator) whenever the screen is looked at; meanwhile the
+/// terminal holds it, and a program with much to say waits.
 pub struct Term {
-    parser: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
+    parser: RefCell<vt100::Parser>,
+    /// The terminal's side (a copy of the master, not blocking), read and
+    /// written; `None` once the terminal is closed.
+    tty: Option<File>,
+    master: Option<Box<dyn MasterPty + Send>>,
     child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
 }
 
 impl Term {
@@ -44,40 +50,43 @@ impl Term {
         cmd.env_remove("NO_COLOR");
         let child = pair.slave.spawn_command(cmd).expect("race starts");
         drop(pair.slave);
+        let raw = pair.master.as_raw_fd().expect("the master's descriptor");
+        // SAFETY: the master is open (it is dropped only after this copy is
+        // made), and the borrow ends here.
+        let master = unsafe { BorrowedFd::borrow_raw(raw) };
+        let tty = File::from(rustix::io::dup(master).expect("a copy of the master"));
+        rustix::io::ioctl_fionbio(&tty, true).expect("a terminal read without waiting");
         let size = |n: u16| std::num::NonZeroU16::new(n).expect("a size");
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
-        let mut reader = pair.master.try_clone_reader().expect("a reader");
-        let fed = Arc::clone(&parser);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                fed.lock().expect("the screen").process(&buf[..n]);
-            }
-        });
-        let writer = pair.master.take_writer().expect("a writer");
         Term {
-            parser,
-            writer,
+            parser: RefCell::new(vt100::Parser::new(size(rows), size(cols), 0)),
+            tty: Some(tty),
+            master: Some(pair.master),
             child,
-            _master: pair.master,
+        }
+    }
+
+    /// Feeds the emulator what the program has written so far.
+    fn pump(&self) {
+        let Some(mut tty) = self.tty.as_ref() else {
+            return;
+        };
+        let mut buf = [0u8; 65536];
+        // Until nothing more waits (or the program has closed its side).
+        while let Ok(n @ 1..) = tty.read(&mut buf) {
+            self.parser.borrow_mut().process(&buf[..n]);
         }
     }
 
     /// The screen's text, row by row.
     pub fn screen(&self) -> String {
-        self.parser.lock().expect("the screen").screen().contents()
+        self.pump();
+        self.parser.borrow().screen().contents()
     }
 
     /// Whether the program has the alternate screen up.
     pub fn alternate(&self) -> bool {
-        self.parser
-            .lock()
-            .expect("the screen")
-            .screen()
-            .alternate_screen()
+        self.pump();
+        self.parser.borrow().screen().alternate_screen()
     }
 
     /// Waits until the terminal's own screen is back (the program has left
@@ -132,8 +141,21 @@ impl Term {
 
     /// Types `keys` (raw bytes: "\r" is Enter, "\x03" Ctrl-C).
     pub fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).expect("keys sent");
-        self.writer.flush().expect("keys sent");
+        let mut tty = self.tty.as_ref().expect("an open terminal");
+        tty.write_all(keys.as_bytes()).expect("keys sent");
+    }
+
+    /// Closes the terminal, as closing its window does: the program is
+    /// sent SIGHUP and its output goes nowhere.
+    pub fn close(&mut self) {
+        self.pump();
+        self.tty = None;
+        self.master = None;
+    }
+
+    /// Whether the terminal is open (not closed by [`Term::close`]).
+    pub fn is_open(&self) -> bool {
+        self.tty.is_some()
     }
 
     /// Sends a signal to the program.
@@ -148,6 +170,8 @@ impl Term {
     pub fn exit_code(&mut self) -> u32 {
         let start = Instant::now();
         loop {
+            // What it writes on its way out is read, so that it can end.
+            self.pump();
             if let Some(status) = self.child.try_wait().expect("the status") {
                 return status.exit_code();
             }
@@ -158,11 +182,6 @@ impl Term {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-
-    /// The number after `ply ` in the first line.
-    pub fn ply(&self) -> Option<u32> {
-        ply_of(&self.screen())
     }
 }
 
