@@ -95,11 +95,11 @@ pub struct SeedArgs {
 /// `race play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// Which game.
-    pub game: GameName,
-    /// The rule set: a name (finkel, masters; kendall, skyruk), or the
-    /// fields that differ from finkel (ur) or kendall (senet) in any order,
-    /// e.g. "route=long pieces=5".
+    /// Which game (any case); with --resume, the record's by default.
+    #[arg(ignore_case = true, required_unless_present = "resume")]
+    pub game: Option<GameName>,
+    /// The rule set: a name, or the fields that differ from the game's
+    /// default (see below).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The bot's level: 1 to 99 (above the top of the ladder plays the
@@ -115,19 +115,39 @@ pub struct PlayArgs {
     /// Watch the bot play both sides.
     #[arg(long)]
     pub watch: bool,
-    /// Your side against the bot.
-    #[arg(long, value_enum, default_value = "light")]
-    pub side: SideArg,
+    /// Your side against the bot, light unless told; with --resume, the
+    /// side you go on as (a record does not say which side you played).
+    /// Not with --hotseat or --watch, where nobody plays the bot.
+    #[arg(long, value_enum, conflicts_with_all = ["hotseat", "watch"])]
+    pub side: Option<SideArg>,
     /// Who moves first (thrown for, or the rules', by default).
     #[arg(long, value_enum)]
     pub first: Option<SideArg>,
     /// The seed (a fresh one from the clock when none is given).
     #[command(flatten)]
     pub seed: SeedArgs,
-    /// Write the record to this file at the end.
+    /// Go on with the game in this record (from --record or save): its
+    /// rules, seed and plies, the same throws following. You play the
+    /// side --side gives, light unless told (a record does not say which
+    /// side a person played: add --side dark to go on as dark). It goes
+    /// on being written to FILE unless --record names another file. A
+    /// finished game is shown, and can be stepped through.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["rules", "seed", "seed_hex", "first"]
+    )]
+    pub resume: Option<PathBuf>,
+    /// Write the record to FILE after every ply (its folder must exist; an
+    /// existing file is kept unless --force). A new game in the same run
+    /// goes to FILE-2, FILE-3 ... (game-2.txt for game.txt).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
-    /// Milliseconds to wait after each bot move.
+    /// Let --record replace an existing file.
+    #[arg(long, requires = "record")]
+    pub force: bool,
+    /// Milliseconds between bot moves (default 400 on a terminal, 0
+    /// otherwise).
     #[arg(long, value_name = "MS")]
     pub pace: Option<u64>,
     /// Plain ASCII drawing.
@@ -136,9 +156,11 @@ pub struct PlayArgs {
     /// No colour (as does a set NO_COLOR).
     #[arg(long)]
     pub no_color: bool,
-    /// Read commands line by line even on a terminal (no arrow keys).
-    #[arg(long)]
-    pub lines: bool,
+    /// Line by line even on a terminal: a transcript instead of the fixed
+    /// screen, one command a line (what is typed before a new roll is
+    /// shown is flushed unread).
+    #[arg(long, visible_alias = "lines")]
+    pub plain: bool,
 }
 
 /// `race replay`.
@@ -148,7 +170,7 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE|-")]
     pub file: String,
     /// The game (recognised from the rules line when not given).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub game: Option<GameName>,
     /// Replay under these rules instead of the record's.
     #[arg(long, value_name = "RULES")]
@@ -165,7 +187,8 @@ pub struct ReplayArgs {
 /// ask about them.
 #[derive(Debug, Args)]
 pub struct RollArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
@@ -192,7 +215,8 @@ pub struct MovesArgs {
 /// `race position`.
 #[derive(Debug, Args)]
 pub struct PositionArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// The position string.
     #[arg(long, value_name = "POSITION")]
@@ -211,7 +235,8 @@ pub struct PositionArgs {
 /// `race throws`.
 #[derive(Debug, Args)]
 pub struct ThrowsArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// The seed.
     #[command(flatten)]
@@ -233,7 +258,8 @@ pub struct ThrowsArgs {
 /// `race perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
@@ -270,7 +296,8 @@ pub struct BotArgs {
 /// `race selfplay`.
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
     #[arg(long, value_name = "RULES")]
@@ -304,6 +331,7 @@ pub struct SelfplayArgs {
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Which game (both when not given).
+    #[arg(ignore_case = true)]
     pub game: Option<GameName>,
     /// Seconds to spend on each measurement.
     #[arg(long, value_name = "S", default_value_t = 1.0)]
@@ -313,7 +341,8 @@ pub struct BenchArgs {
 /// `race soak`.
 #[derive(Debug, Args)]
 pub struct SoakArgs {
-    /// Which game.
+    /// Which game (any case).
+    #[arg(ignore_case = true)]
     pub game: GameName,
     /// A rule set to soak (repeat for several; the named ones when not given).
     #[arg(long, value_name = "RULES")]
@@ -412,7 +441,7 @@ pub struct LoadtestArgs {
     #[arg(long, value_name = "W", default_value_t = 0)]
     pub watchers: usize,
     /// The game to play (both in turn when not given).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub game: Option<GameName>,
     /// Moves a second to aim for, spread evenly over the games (0: each
     /// game moves as soon as its last move is answered).

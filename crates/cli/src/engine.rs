@@ -8,6 +8,7 @@ use dice_core::{
 use serde_json::{Map, Value};
 
 use crate::error::{Failure, Refused};
+use crate::render::{Board, DiceLook, Trace};
 use crate::style::Style;
 
 /// A game the `race` command can play.
@@ -100,18 +101,25 @@ pub trait Engine:
     /// Whether a ply captured (Ur) or swapped (Senet).
     fn is_capture(flags: &Self::Flags) -> bool;
 
-    /// The board with both sides' hands and homes, marking `last`: the last
-    /// move of each side, as log entries.
-    fn draw(
-        variant: &Self::Variant,
-        position: &Self::Position,
-        last: &[LogEntry<Self>],
-        style: &Style,
-    ) -> String;
+    /// How the dice look (the face that counts is drawn filled).
+    const DICE: DiceLook;
 
-    /// The dice or sticks of a throw and what it is worth.
-    fn draw_throw(variant: &Self::Variant, faces: Option<Faces>, roll: u8, style: &Style)
-    -> String;
+    /// What the game calls a piece that has finished: `home` or `borne
+    /// off`, on the board and in the result alike.
+    const HOME_WORD: &'static str;
+
+    /// What a throw is worth beyond its number, in a few words each: a
+    /// throw of no marks that counts more than nothing, a throw that
+    /// throws again.
+    fn throw_notes(variant: &Self::Variant, faces: Option<Faces>, roll: u8) -> Vec<&'static str>;
+
+    /// The board laid out in rows (the game's geometry), with each side's
+    /// line; [`crate::render`] draws it.
+    fn board(variant: &Self::Variant, position: &Self::Position) -> Board;
+
+    /// The squares a ply touched (left, landed on, or a piece sent there),
+    /// numbered as the board's cells, for marking the last turn.
+    fn traces(entry: &LogEntry<Self>) -> Vec<Trace>;
 
     /// The route or track, drawn, for the `route` command.
     fn draw_route(variant: &Self::Variant, side: Side, style: &Style) -> String;

@@ -149,6 +149,9 @@ pub enum Failure {
     },
     /// Writing the output failed (other than a closed pipe): exit 1.
     Io(std::io::Error),
+    /// A signal (or Ctrl-C at the game's screen) stopped the command:
+    /// exit 128 + the signal's number.
+    Interrupted(i32),
 }
 
 impl Failure {
@@ -168,6 +171,7 @@ impl fmt::Display for Failure {
             Failure::Refused(r) => r.fmt(f),
             Failure::Usage { input, message } => write!(f, "{input}: {}", one_line(message)),
             Failure::Io(e) => write!(f, "output: {}", crate::input::io_words(e)),
+            Failure::Interrupted(sig) => write!(f, "stopped by {}", signal_name(*sig)),
         }
     }
 }
@@ -181,6 +185,17 @@ impl From<Refused> for Failure {
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
         Failure::Io(e)
+    }
+}
+
+/// A signal's name: `SIGINT`, `SIGHUP`, `SIGTERM`, or its number.
+pub fn signal_name(sig: i32) -> String {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    match sig {
+        SIGINT => "SIGINT".to_owned(),
+        SIGHUP => "SIGHUP".to_owned(),
+        SIGTERM => "SIGTERM".to_owned(),
+        other => format!("signal {other}"),
     }
 }
 

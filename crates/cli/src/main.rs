@@ -16,6 +16,7 @@ mod error;
 mod input;
 mod play;
 mod query;
+mod render;
 mod selfplay;
 mod senet;
 mod serve;
@@ -28,7 +29,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use dice_core::{Seed, Side, record_rules};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
@@ -37,6 +38,7 @@ use serde_json::{Value, json};
 use crate::cli::{Cli, Command, GameName};
 use crate::engine::Engine;
 use crate::error::{Failure, Outcome, Refused};
+use crate::play::record::RecordFile;
 use crate::style::Style;
 
 fn main() -> ExitCode {
@@ -47,7 +49,11 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("race: internal error{at}; please report it with the command that caused it");
     }));
-    let cli = match Cli::try_parse() {
+    let command = Cli::command().mut_subcommand("play", |c| c.after_help(play_help()));
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
             let code = e.exit_code();
@@ -69,6 +75,7 @@ fn main() -> ExitCode {
             eprintln!("race: {failure}");
             ExitCode::from(match failure {
                 Failure::Usage { .. } => 2,
+                Failure::Interrupted(sig) => u8::try_from(128 + sig).unwrap_or(1),
                 _ => 1,
             })
         }
@@ -112,7 +119,7 @@ macro_rules! for_game {
 
 fn run(command: Command) -> Outcome {
     match command {
-        Command::Play(a) => for_game!(a.game, play_cmd(&a)),
+        Command::Play(a) => play(&a),
         Command::Replay(a) => replay_cmd(&a),
         Command::Moves(a) => for_game!(a.at.game, moves_cmd(&a)),
         Command::Position(a) => for_game!(a.game, position_cmd(&a)),
@@ -133,42 +140,150 @@ fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
     engine::parse_variant::<E>(rules, "--rules")
 }
 
-fn play_cmd<E: Engine>(a: &cli::PlayArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
-    let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
-        Some(seed) => seed,
-        None => input::GivenSeed::made(play::fresh_seed()),
+/// `race play`: the game named, or the record's with `--resume`.
+fn play(a: &cli::PlayArgs) -> Outcome {
+    let resumed = match &a.resume {
+        Some(path) => Some(input::read_text(&path.display().to_string())?),
+        None => None,
     };
-    let mode = if a.watch {
-        play::Mode::Watch
-    } else if a.hotseat {
-        play::Mode::Hotseat
-    } else {
-        play::Mode::Bot
+    let game = match (a.game, &resumed) {
+        (Some(game), _) => game,
+        (None, Some((name, text))) => recognise(text, name)?,
+        (None, None) => {
+            return Err(Failure::usage(
+                "play",
+                "name a game (ur or senet), or --resume FILE",
+            ));
+        }
     };
+    for_game!(game, play_cmd(a, resumed.as_ref()))
+}
+
+fn play_cmd<E>(a: &cli::PlayArgs, resumed: Option<&(String, String)>) -> Outcome
+where
+    E: Engine + 'static,
+    E::Bot: Send,
+    E::Move: Send,
+    dice_core::Game<E>: Send,
+{
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let pace = Duration::from_millis(a.pace.unwrap_or(if terminal { 400 } else { 0 }));
-    let opts = play::Options::<E> {
-        variant,
-        mode,
-        human: Side::from(a.side),
+    let opts = |bot| play::Options::<E> {
+        mode: if a.watch {
+            play::Mode::Watch
+        } else if a.hotseat {
+            play::Mode::Hotseat
+        } else {
+            play::Mode::Bot
+        },
+        human: a.side.map_or(Side::Light, Side::from),
         bot,
         table: a.table.clone(),
         first: a.first.map(Side::from),
-        seed,
-        record: a.record.clone(),
         style: Style::for_stdout(a.ascii, a.no_color),
-        pace,
-        live: terminal,
+        pace: Duration::from_millis(a.pace.unwrap_or(if terminal { play::PACE_MS } else { 0 })),
     };
-    let mut out = std::io::stdout().lock();
-    if terminal && !a.lines && mode != play::Mode::Watch {
-        return play::run(opts, &mut play::Keys, &mut out);
+    let claim = |path: &std::path::Path| RecordFile::claim(path, a.force, "--record");
+    let session = match (resumed, &a.resume) {
+        (Some((name, text)), Some(from)) => {
+            let game = query::replay::<E>(name, text, None)?;
+            let bot = engine::bot::<E>(&a.level, game.variant(), "--level", a.table.as_deref())?;
+            let elsewhere = a
+                .record
+                .as_deref()
+                .filter(|path| !same_file(path, from))
+                .map(claim)
+                .transpose()?;
+            let record = elsewhere
+                .clone()
+                .unwrap_or_else(|| RecordFile::resumed(from));
+            let session = play::Session::resume(opts(bot), game, name, Some(record))?;
+            if elsewhere.is_some() {
+                session.write_record()?;
+            }
+            session
+        }
+        _ => {
+            let variant = variant::<E>(a.rules.as_deref())?;
+            let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
+            let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
+                Some(seed) => seed,
+                None => input::GivenSeed::made(play::fresh_seed()),
+            };
+            let record = a.record.as_deref().map(claim).transpose()?;
+            play::Session::start(opts(bot), variant, seed, record)?
+        }
+    };
+    if terminal && !a.plain {
+        return play::screen::run(session);
     }
+    play::on_signals(|sig| {
+        let _held = play::record::hold_writes();
+        // The terminal may be gone (SIGHUP): a failed write is no matter.
+        let _ = writeln!(std::io::stderr(), "race: {}", Failure::Interrupted(sig));
+        std::process::exit(128 + sig);
+    })?;
     let stdin = std::io::stdin();
-    let mut lines = play::Lines(stdin.lock());
-    play::run(opts, &mut lines, &mut out)
+    let input = play::lines::Input::new(stdin.lock(), stdin.is_terminal());
+    let live = std::io::stdout().is_terminal();
+    play::lines::run(session, input, &mut std::io::stdout().lock(), live)
+}
+
+/// Whether two paths name the same file (the same path, or the same file
+/// reached another way).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// What `race play --help` says after the options: the in-game commands,
+/// the keys, the pace and how rule sets are written, for both games.
+fn play_help() -> String {
+    format!(
+        "In game (on the screen, ? shows the keys):\n{}\n\
+         On the screen: up/down and enter pick a move. Watching (--watch, or stepping \
+         through a finished record): space pauses and goes on, right or n plays one ply, \
+         + and - change the pace, q leaves. Ctrl-C leaves at any time; with --record the \
+         record is already written. Keys typed before a new roll is shown are ignored.\n\n\
+         Pace: {} ms between bot moves on a terminal, none through a pipe (--pace MS).\n\n\
+         Rules are written as a name, or as fields name=value spelled out in any order; \
+         fields not given are the default rule set's (the first name below):\n{}{}",
+        play::COMMANDS,
+        play::PACE_MS,
+        rules_help::<Ur>(),
+        rules_help::<::senet::Senet>(),
+    )
+}
+
+/// A game's rule sets for `race play --help`: the names, and one example
+/// each of a name and of fields spelled out.
+fn rules_help<E: Engine>() -> String {
+    let named = E::named_variants();
+    let names: Vec<String> = named.iter().map(ToString::to_string).collect();
+    let default = E::spelled_out(&E::Variant::default());
+    let other = named.last().cloned().unwrap_or_default();
+    let spelled = E::spelled_out(&other);
+    let differs: Vec<&str> = spelled
+        .split(' ')
+        .filter(|field| !default.split(' ').any(|d| d == *field))
+        .collect();
+    let differs = if differs.is_empty() {
+        default.clone()
+    } else {
+        differs.join(" ")
+    };
+    format!(
+        "  {:<6} named: {} (e.g. --rules {}); spelled out: e.g. --rules \"{}\"\n\
+         \x20        ({} in full: {})\n",
+        E::CMD,
+        names.join(", "),
+        other,
+        differs,
+        names.first().map_or("the default", String::as_str),
+        default,
+    )
 }
 
 /// Which game a record is, from its rules line, after the checks every

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
 use crate::error::Refused;
+use crate::render;
 use crate::style::Style;
 
 /// A game as the JSON object `race replay --json` prints.
@@ -32,31 +33,20 @@ pub fn game_json<E: Engine>(game: &Game<E>) -> Value {
     })
 }
 
-/// The last move of each side, for marking on the board.
-pub fn last_moves<E: Engine>(log: &[LogEntry<E>]) -> Vec<LogEntry<E>> {
-    let mut out: Vec<LogEntry<E>> = Vec::new();
-    for side in Side::ALL {
-        if let Some(e) = log.iter().rev().find(|e| e.side == side && e.mv.is_some()) {
-            out.push(*e);
-        }
-    }
-    out.sort_by_key(|e| e.ply);
-    out
-}
-
 /// One sentence on how a game ended.
 pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
     let o = game.result()?;
     let plies = o.plies;
     let home = |side| E::home(game.variant(), game.position(), side);
+    let word = E::HOME_WORD;
     let score = format!(
-        "light {} home, dark {} home",
+        "light {} {word}, dark {} {word}",
         home(Side::Light),
         home(Side::Dark)
     );
     Some(match (o.winner, o.how) {
         (Some(w), dice_core::Ending::Home) => {
-            format!("{w} wins with every piece home ({score}) after {plies} plies.")
+            format!("{w} wins with every piece {word} ({score}) after {plies} plies.")
         }
         (Some(w), dice_core::Ending::Resign) => {
             format!(
@@ -143,10 +133,10 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
             .unwrap_or_default()
     ));
     out.push_str(&move_list::<E>(game.log()));
-    out.push_str(&E::draw(
+    out.push_str(&render::board_text(
         game.variant(),
         game.position(),
-        &last_moves(game.log()),
+        game.log(),
         style,
     ));
     out.push_str(&format!(
@@ -161,7 +151,7 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
         None => match (game.side(), game.roll()) {
             (Some(side), Some(roll)) => out.push_str(&format!(
                 "{side} to move, {}; legal: {}\n",
-                E::draw_throw(game.variant(), game.faces(), roll, style),
+                render::throw::<E>(game.variant(), game.faces(), roll, style),
                 game.legal()
                     .iter()
                     .map(ToString::to_string)
@@ -314,7 +304,7 @@ pub fn position<E: Engine>(
     }
     format!(
         "{}position {}\nkey {}, {} to move, consistent under {variant}\n",
-        E::draw(variant, position, &[], style),
+        render::board_text::<E>(variant, position, &[], style),
         E::position_text(position),
         E::key_text(position, variant),
         E::side(position),

@@ -6,38 +6,28 @@ use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
 use crate::error::Refused;
-use crate::style::{Paint, Style};
+use crate::render::{
+    self, Beside, Board, Cell, DiceLook, Glyph, Part, Row, SideLine, Trace, TraceKind,
+};
+use crate::style::Style;
 
-fn piece(side: Side, style: &Style) -> String {
-    match side {
-        Side::Light => style.paint(style.pick("○", "L"), Paint::Light),
-        Side::Dark => style.paint(style.pick("●", "D"), Paint::Dark),
-    }
+/// An empty house's glyph: the special houses have their own.
+fn house_glyph(house: u8) -> Glyph {
+    SPECIAL
+        .iter()
+        .find(|(h, ..)| h.number() == house)
+        .map_or(Glyph::new("·", "."), |&(_, glyph, _)| glyph)
 }
 
-fn house_glyph(house: u8, style: &Style) -> &'static str {
-    match house {
-        15 => style.pick("☥", "@"),
-        26 => style.pick("☆", "!"),
-        27 => style.pick("≈", "~"),
-        28 => style.pick("Ⅲ", "3"),
-        29 => style.pick("Ⅱ", "2"),
-        30 => style.pick("Ⅰ", "1"),
-        _ => style.pick("·", "."),
-    }
-}
-
-fn sticks_text(faces: Faces, style: &Style) -> String {
-    (0..faces.len())
-        .map(|i| {
-            if faces.die(i) {
-                style.pick("▯", "|")
-            } else {
-                style.pick("▮", "-")
-            }
-        })
-        .collect()
-}
+/// The special houses: their glyphs and names.
+const SPECIAL: [(House, Glyph, &str); 6] = [
+    (House::REBIRTH, Glyph::new("☥", "@"), "rebirth"),
+    (House::HAPPINESS, Glyph::new("☆", "!"), "happiness"),
+    (House::WATER, Glyph::new("≈", "~"), "water"),
+    (House::THREE_TRUTHS, Glyph::new("Ⅲ", "3"), "three truths"),
+    (House::RE_ATOUM, Glyph::new("Ⅱ", "2"), "re-atoum"),
+    (House::HORUS, Glyph::new("Ⅰ", "1"), "horus"),
+];
 
 /// A place as JSON: the house's number, or `"off"`.
 fn place_json(place: Place) -> Value {
@@ -146,7 +136,7 @@ impl Engine for Senet {
         let side = entry.side;
         let sticks = entry
             .faces
-            .map(|f| format!(" ({})", sticks_text(f, style)))
+            .map(|f| format!(" ({})", render::faces(f, &Self::DICE, style)))
             .unwrap_or_default();
         let again = if entry.flags.again || senet::throws_again(entry.roll) {
             format!("; {side} throws again")
@@ -202,109 +192,109 @@ impl Engine for Senet {
         flags.swap
     }
 
-    fn draw(
-        variant: &Variant,
-        position: &Position,
-        last: &[LogEntry<Senet>],
-        style: &Style,
-    ) -> String {
-        let mut left = [false; 32];
-        let mut landed = [false; 32];
-        for entry in last {
-            if let Some(mv) = entry.mv {
-                left[usize::from(mv.from().number())] = true;
-                if let Some(Place::House(h)) = entry.flags.ends {
-                    landed[usize::from(h.number())] = true;
-                }
-            }
+    const DICE: DiceLook = DiceLook {
+        word: "sticks",
+        counts: Glyph::new("▮", "#"),
+        blank: Glyph::new("▯", "."),
+    };
+
+    const HOME_WORD: &'static str = "borne off";
+
+    fn throw_notes(_variant: &Variant, faces: Option<Faces>, roll: u8) -> Vec<&'static str> {
+        let mut notes = Vec::new();
+        if faces.is_some_and(|f| f.marked() == 0) {
+            notes.push("no marks: worth five");
         }
-        let arrows = [
-            style.pick("→", ">"),
-            style.pick("←", "<"),
-            style.pick("→ off", "> off"),
-        ];
-        let mut out = String::new();
-        for (r, row) in rows().iter().enumerate() {
-            let numbers: String = row.iter().map(|h| format!("{h:>2} ")).collect();
-            out.push_str(&style.paint(&format!("  {}", numbers.trim_end()), Paint::Dim));
-            out.push('\n');
-            out.push_str("  ");
-            for &h in row {
-                let glyph = match House::new(h).and_then(|h| position.at(h)) {
-                    Some(side) => piece(side, style),
-                    None => style.paint(house_glyph(h, style), Paint::Dim),
-                };
-                let (l, r) = if landed[usize::from(h)] {
-                    ("[", "]")
-                } else if left[usize::from(h)] {
-                    ("(", ")")
-                } else {
-                    (" ", " ")
-                };
-                let (l, r) = if l == " " {
-                    (l.to_owned(), r.to_owned())
-                } else {
-                    (style.paint(l, Paint::Mark), style.paint(r, Paint::Mark))
-                };
-                out.push_str(&format!("{l}{glyph}{r}"));
-            }
-            out.push_str(&format!("  {}\n", arrows[r]));
+        if senet::throws_again(roll) {
+            notes.push("throws again");
         }
-        for side in Side::ALL {
-            let off = position.home(side, variant);
-            let glyphs: String = (0..off).map(|_| piece(side, style)).collect();
-            out.push_str(&format!(
-                "  {:<5} on the board {}, off {off} {glyphs}",
-                side.as_str(),
-                position.on_board(side)
-            ));
-            out = out.trim_end().to_owned();
-            out.push('\n');
-        }
-        let marks: Vec<String> = last
-            .iter()
-            .filter(|e| e.mv.is_some())
-            .map(|e| format!("{} {}", e.side, Self::entry_label(e)))
-            .collect();
-        if !marks.is_empty() {
-            out.push_str(&format!("  last: {}\n", marks.join(", ")));
-        }
-        out
+        notes
     }
 
-    fn draw_throw(_variant: &Variant, faces: Option<Faces>, roll: u8, style: &Style) -> String {
-        let again = if senet::throws_again(roll) {
-            " (throws again)"
-        } else {
-            ""
-        };
-        match faces {
-            Some(f) => format!("sticks {}  roll {roll}{again}", sticks_text(f, style)),
-            None => format!("roll {roll}{again}"),
+    /// Three rows of ten houses, each under its numbers, the track running
+    /// right, back left, then right and off; the sides' lines below.
+    fn board(variant: &Variant, position: &Position) -> Board {
+        const ARROWS: [Glyph; 3] = [
+            Glyph::new("→", ">"),
+            Glyph::new("←", "<"),
+            Glyph::new("→ off", "> off"),
+        ];
+        let mut out = Vec::new();
+        for (row, arrow) in rows().iter().zip(ARROWS) {
+            let numbers: String = row.iter().map(|h| format!("{h:>2} ")).collect();
+            out.push(Row::label(format!("  {}", numbers.trim_end())));
+            let mut cells = vec![Cell::Label("  ".to_owned())];
+            cells.extend(row.iter().map(|&h| Cell::Square {
+                at: h,
+                piece: House::new(h).and_then(|h| position.at(h)),
+                empty: house_glyph(h),
+            }));
+            out.push(Row {
+                cells,
+                beside: Beside::Note(arrow),
+            });
         }
+        let line = |side| SideLine {
+            parts: [
+                Part {
+                    word: "on the board",
+                    count: position.on_board(side),
+                    pieces: false,
+                },
+                Part {
+                    word: Self::HOME_WORD,
+                    count: position.home(side, variant),
+                    pieces: true,
+                },
+            ],
+        };
+        Board {
+            rows: out,
+            sides: [line(Side::Light), line(Side::Dark)],
+        }
+    }
+
+    /// The mover leaves its house and lands where the move ends; a swapped
+    /// piece lands on the house the mover left.
+    fn traces(entry: &LogEntry<Senet>) -> Vec<Trace> {
+        let Some(mv) = entry.mv else {
+            return Vec::new();
+        };
+        let side = entry.side;
+        let from = mv.from().number();
+        let mut traces = vec![if entry.flags.swap {
+            Trace {
+                at: from,
+                side: side.other(),
+                kind: TraceKind::Landed,
+            }
+        } else {
+            Trace {
+                at: from,
+                side,
+                kind: TraceKind::Left,
+            }
+        }];
+        if let Some(Place::House(h)) = entry.flags.ends {
+            traces.push(Trace {
+                at: h.number(),
+                side,
+                kind: TraceKind::Landed,
+            });
+        }
+        traces
     }
 
     fn draw_route(variant: &Variant, _side: Side, style: &Style) -> String {
         let mut out =
             String::from("the track runs 1 to 10, back 11 to 20, then 21 to 30 and off:\n");
         let empty = Position::empty(Side::Light);
-        out.push_str(
-            &Self::draw(variant, &empty, &[], style)
-                .lines()
-                .take(6)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        );
-        out.push('\n');
-        out.push_str(&format!(
-            "  {} 15 rebirth  {} 26 happiness  {} 27 water  {} 28 three truths  {} 29 re-atoum  {} 30 horus\n",
-            house_glyph(15, style),
-            house_glyph(26, style),
-            house_glyph(27, style),
-            house_glyph(28, style),
-            house_glyph(29, style),
-            house_glyph(30, style),
-        ));
+        out.push_str(&render::grid_text(&Self::board(variant, &empty), style));
+        let legend: Vec<String> = SPECIAL
+            .iter()
+            .map(|(house, glyph, name)| format!("{} {} {name}", glyph.pick(style), house.number()))
+            .collect();
+        out.push_str(&format!("  {}\n", legend.join("  ")));
         out.push_str(&format!("  rules: {variant}\n"));
         out
     }

@@ -12,7 +12,10 @@ use serde_json::{Map, Value, json};
 use crate::engine::Engine;
 use crate::error::{Failure, Refused};
 use crate::input::io_words;
-use crate::style::{Paint, Style};
+use crate::render::{
+    self, Beside, Board, Cell, DiceLook, Glyph, Part, Row, SideLine, Trace, TraceKind,
+};
+use crate::style::Style;
 
 /// A player the computer runs for ur: the engine's bot at a level, or the
 /// perfect bot reading a solved table.
@@ -42,23 +45,15 @@ pub fn table_refusal(input: &str, e: &ur_solve::TableError) -> Refused {
     Refused::new(input, e.code(), message)
 }
 
-fn piece(side: Side, style: &Style) -> String {
-    match side {
-        Side::Light => style.paint(style.pick("○", "L"), Paint::Light),
-        Side::Dark => style.paint(style.pick("●", "D"), Paint::Dark),
-    }
-}
+/// An empty square's glyph.
+const DOT: Glyph = Glyph::new("·", ".");
+/// An empty rosette's glyph.
+const ROSETTE: Glyph = Glyph::new("✿", "*");
 
-fn faces_text(faces: Faces, style: &Style) -> String {
-    (0..faces.len())
-        .map(|i| {
-            if faces.die(i) {
-                style.pick("▲", "^")
-            } else {
-                style.pick("△", ".")
-            }
-        })
-        .collect()
+/// A square's number on the drawn board: its cell.
+fn square_number(sq: Square) -> u8 {
+    // Twenty cells: the number fits.
+    sq.cell() as u8
 }
 
 fn place_words(place: Place) -> String {
@@ -154,12 +149,12 @@ impl Engine for Ur {
         let side = entry.side;
         let faces = entry
             .faces
-            .map(|f| format!(" ({})", faces_text(f, style)))
+            .map(|f| format!(" ({})", render::faces(f, &Self::DICE, style)))
             .unwrap_or_default();
-        let worth = match entry.faces {
-            Some(f) if f.marked() == 0 && variant.zero_rolls() == 4 => ", no marks, worth four",
-            _ => "",
-        };
+        let worth: String = Self::throw_notes(variant, entry.faces, entry.roll)
+            .iter()
+            .map(|note| format!(", {note}"))
+            .collect();
         let Some(mv) = entry.mv else {
             return if entry.roll == 0 {
                 format!("{side} rolls 0{faces} and loses the turn.")
@@ -197,95 +192,80 @@ impl Engine for Ur {
         flags.captures
     }
 
-    fn draw(
-        variant: &Variant,
-        position: &Position,
-        last: &[LogEntry<Ur>],
-        style: &Style,
-    ) -> String {
-        let mut left = [false; 20];
-        let mut landed = [false; 20];
-        for entry in last {
-            if let Some(mv) = entry.mv {
-                if let Place::Square(sq) = mv.from() {
-                    left[sq.cell()] = true;
-                }
-                if let Place::Square(sq) = mv.to() {
-                    landed[sq.cell()] = true;
-                }
-            }
+    const DICE: DiceLook = DiceLook {
+        word: "dice",
+        counts: Glyph::new("▲", "#"),
+        blank: Glyph::new("△", "."),
+    };
+
+    const HOME_WORD: &'static str = "home";
+
+    fn throw_notes(variant: &Variant, faces: Option<Faces>, _roll: u8) -> Vec<&'static str> {
+        match faces {
+            Some(f) if f.marked() == 0 && variant.zero_rolls() == 4 => vec!["no marks: worth four"],
+            _ => Vec::new(),
         }
-        let mut out = String::new();
-        out.push_str(&style.paint("     a  b  c  d  e  f  g  h", Paint::Dim));
-        out.push('\n');
-        for row in [3u8, 2, 1] {
-            out.push_str(&style.paint(&format!("  {row} "), Paint::Dim));
-            for file in 0..8u8 {
-                let Some(sq) = Square::at(file, row) else {
-                    out.push_str("   ");
-                    continue;
-                };
-                let glyph = match position.at(sq) {
-                    Some(side) => piece(side, style),
-                    None if sq.is_rosette() => style.paint(style.pick("✿", "*"), Paint::Dim),
-                    None => style.paint(style.pick("·", "."), Paint::Dim),
-                };
-                let (l, r) = if landed[sq.cell()] {
-                    ("[", "]")
-                } else if left[sq.cell()] {
-                    ("(", ")")
-                } else {
-                    (" ", " ")
-                };
-                let (l, r) = if l == " " {
-                    (l.to_owned(), r.to_owned())
-                } else {
-                    (style.paint(l, Paint::Mark), style.paint(r, Paint::Mark))
-                };
-                out.push_str(&format!("{l}{glyph}{r}"));
-            }
-            let side = match row {
-                3 => Some(Side::Dark),
-                1 => Some(Side::Light),
-                _ => None,
-            };
-            if let Some(side) = side {
-                let hand = position.hand(side);
-                let home = position.home(side);
-                let glyphs: String = (0..hand).map(|_| piece(side, style)).collect();
-                out.push_str(&format!(
-                    "   {:<5} hand {hand} {glyphs:<w$}  home {home}",
-                    side.as_str(),
-                    w = 0
-                ));
-            }
-            out = out.trim_end().to_owned();
-            out.push('\n');
-        }
-        let _ = variant;
-        let marks: Vec<String> = last
-            .iter()
-            .filter(|e| e.mv.is_some())
-            .map(|e| format!("{} {}", e.side, display_entry(e)))
-            .collect();
-        if !marks.is_empty() {
-            out.push_str(&format!("  last: {}\n", marks.join(", ")));
-        }
-        out
     }
 
-    fn draw_throw(variant: &Variant, faces: Option<Faces>, roll: u8, style: &Style) -> String {
-        match faces {
-            Some(f) => {
-                let worth = if f.marked() == 0 && variant.zero_rolls() == 4 {
-                    " (no marks: worth four)"
-                } else {
-                    ""
-                };
-                format!("dice {}  roll {roll}{worth}", faces_text(f, style))
-            }
-            None => format!("roll {roll}"),
+    /// Three rows of eight files, light's near row at the bottom; each
+    /// side's line beside its own row.
+    fn board(_variant: &Variant, position: &Position) -> Board {
+        let mut rows = vec![Row::label("     a  b  c  d  e  f  g  h")];
+        for row in [3u8, 2, 1] {
+            let mut cells = vec![Cell::Label(format!("  {row} "))];
+            cells.extend((0..8u8).map(|file| match Square::at(file, row) {
+                Some(sq) => Cell::Square {
+                    at: square_number(sq),
+                    piece: position.at(sq),
+                    empty: if sq.is_rosette() { ROSETTE } else { DOT },
+                },
+                None => Cell::Gap,
+            }));
+            let beside = match row {
+                3 => Beside::Side(Side::Dark),
+                1 => Beside::Side(Side::Light),
+                _ => Beside::Nothing,
+            };
+            rows.push(Row { cells, beside });
         }
+        let line = |side| SideLine {
+            parts: [
+                Part {
+                    word: "hand",
+                    count: position.hand(side),
+                    pieces: true,
+                },
+                Part {
+                    word: Self::HOME_WORD,
+                    count: position.home(side),
+                    pieces: false,
+                },
+            ],
+        };
+        Board {
+            rows,
+            sides: [line(Side::Light), line(Side::Dark)],
+        }
+    }
+
+    /// A capture sends the other piece to the hand, off the board: only
+    /// the mover's two squares are touched.
+    fn traces(entry: &LogEntry<Ur>) -> Vec<Trace> {
+        let Some(mv) = entry.mv else {
+            return Vec::new();
+        };
+        let side = entry.side;
+        [(mv.from(), TraceKind::Left), (mv.to(), TraceKind::Landed)]
+            .into_iter()
+            .filter_map(|(place, kind)| match place {
+                Place::Square(sq) => Some(Trace {
+                    at: square_number(sq),
+                    side,
+                    kind,
+                }),
+                _ => None,
+            })
+            .collect()
     }
 
     fn draw_route(variant: &Variant, side: Side, style: &Style) -> String {

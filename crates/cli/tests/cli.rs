@@ -15,10 +15,14 @@ fn fixture(name: &str) -> String {
         .to_string()
 }
 
+/// A path in the tests' scratch folder, with no file left there by an
+/// earlier run.
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("race-cli-tests");
     std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir.join(name)
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 /// A refusal: exit 1 and exactly one line on stderr, `race: WHERE: WHAT
@@ -477,7 +481,7 @@ fn play_with_no_input_watches_the_bots_finish() {
         "play", "senet", "--watch", "--seed", "readme", "--level", "1",
     ]);
     assert_eq!(run.code, 0);
-    assert!(run.out.contains("wins with every piece home"));
+    assert!(run.out.contains("wins with every piece borne off"));
 }
 
 /// Plays move 1 every time in a hotseat game, then quits.
@@ -516,7 +520,7 @@ fn scripted_hotseat_games_reach_the_end() {
     assert!(ur.out.contains("wins with every piece home"));
     assert!(ur.out.contains("the game is over"));
     let senet = scripted("senet", "script");
-    assert!(senet.out.contains("wins with every piece home"));
+    assert!(senet.out.contains("wins with every piece borne off"));
 }
 
 #[test]
@@ -606,4 +610,292 @@ fn play_survives_binary_input() {
         &[],
     );
     assert_eq!(run.code, 0);
+}
+
+#[test]
+fn play_help_lists_commands_keys_pace_and_how_rules_are_written() {
+    let run = race(&["play", "--help"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    for text in [
+        // The in-game commands and the screen's keys.
+        "undo (u)",
+        "save FILE",
+        "replay ",
+        "? shows the keys",
+        "space pauses",
+        "right or n plays one ply",
+        // The default pace.
+        "400 ms between bot moves",
+        // Rule sets named and spelled out, one example each, both games.
+        "named: finkel, masters (e.g. --rules masters)",
+        "spelled out: e.g. --rules \"route=long",
+        "named: kendall, skyruk (e.g. --rules skyruk)",
+        "spelled out: e.g. --rules \"protect=ends",
+        // Which side a resumed game is played from, and how to take the other.
+        "You play the side --side gives, light unless told",
+        "add --side dark to go on as dark",
+    ] {
+        assert!(
+            run.out.contains(text),
+            "{text:?} missing from:\n{}",
+            run.out
+        );
+    }
+}
+
+#[test]
+fn play_takes_game_names_in_any_case_and_refuses_side_without_a_bot() {
+    for name in ["UR", "Senet"] {
+        let run = race_in(
+            &["play", name, "--hotseat", "--seed", "case"],
+            b"quit\n",
+            &[],
+        );
+        assert_eq!(run.code, 0, "{name}: {}", run.err);
+        assert!(run.out.contains("quit."), "{}", run.out);
+    }
+    for mode in ["--hotseat", "--watch"] {
+        let run = race(&["play", "ur", mode, "--side", "dark"]);
+        usage(&run);
+        assert!(run.err.contains("--side"), "{}", run.err);
+    }
+}
+
+#[test]
+fn a_single_move_is_named_as_such() {
+    // The first roll of the Royal Game of Ur can only enter a piece.
+    let run = race_in(
+        &["play", "ur", "--hotseat", "--seed", "one"],
+        b"2\nquit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out
+            .contains("there is no move 2: there is one move: 1, or type help."),
+        "{}",
+        run.out
+    );
+    assert!(!run.out.contains("choose 1 to 1"));
+}
+
+#[test]
+fn the_opening_says_that_marked_dice_are_compared() {
+    // Seed b: two ties, then light throws one marked die to none.
+    let run = race(&[
+        "play", "ur", "--rules", "masters", "--watch", "--seed", "b", "--level", "1",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let opening: Vec<&str> = run
+        .out
+        .lines()
+        .filter(|l| l.starts_with("opening throw"))
+        .collect();
+    assert_eq!(opening.len(), 3, "{}", run.out);
+    assert!(opening[0].ends_with("both threw 1 marked, so they throw again."));
+    assert!(opening[2].ends_with("light threw more marked dice (1 to 0) and moves first."));
+    assert!(opening.iter().all(|l| !l.contains("roll")), "{opening:?}");
+}
+
+/// The throws narrated in a game's output: (the number thrown, the faces).
+fn narrated_throws(out: &str) -> Vec<(u32, String)> {
+    out.lines()
+        .filter_map(|line| {
+            let (_, rest) = line
+                .split_once(" rolls ")
+                .or_else(|| line.split_once(" throws "))?;
+            let (n, rest) = rest.split_once(" (")?;
+            let (faces, _) = rest.split_once(')')?;
+            Some((n.parse().ok()?, faces.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn both_games_draw_the_faces_that_count_alike() {
+    let ur = race(&["play", "ur", "--watch", "--seed", "dice", "--level", "1"]);
+    let senet = race(&["play", "senet", "--watch", "--seed", "dice", "--level", "1"]);
+    for (run, counts, blank, all_blank) in [(&ur, '▲', '△', 0), (&senet, '▮', '▯', 5)] {
+        assert_eq!(run.code, 0, "{}", run.err);
+        let throws = narrated_throws(&run.out);
+        assert!(throws.len() > 50, "{}", run.out);
+        for (n, faces) in throws {
+            let marked = faces.chars().filter(|&c| c == counts).count();
+            assert_eq!(faces.chars().count(), marked + faces.matches(blank).count());
+            let expected = if marked == 0 { all_blank } else { marked };
+            assert_eq!(usize::try_from(n), Ok(expected), "{n} ({faces})");
+        }
+    }
+    // Asked to move, a person is told which face counts.
+    for (game, key) in [("ur", "▲ counts"), ("senet", "▮ counts")] {
+        let run = race_in(&["play", game, "--hotseat", "--seed", "d"], b"quit\n", &[]);
+        assert!(run.out.contains(key), "{game}: {}", run.out);
+    }
+}
+
+#[test]
+fn senet_says_borne_off_on_the_board_and_in_the_result() {
+    let run = race(&["play", "senet", "--watch", "--seed", "off", "--level", "1"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let result = run
+        .out
+        .lines()
+        .find(|l| l.contains(" wins "))
+        .expect("a result");
+    assert!(
+        result.contains("wins with every piece borne off"),
+        "{result}"
+    );
+    assert!(result.contains(" borne off, "), "{result}");
+    let board = run.out.lines().rev().find(|l| l.contains("on the board"));
+    assert!(
+        board.is_some_and(|l| l.contains("borne off 5")),
+        "{}",
+        run.out
+    );
+    assert!(
+        !run.out.contains(" home"),
+        "one word for pieces off: {}",
+        run.out
+    );
+}
+
+#[test]
+fn a_record_is_claimed_when_the_game_starts() {
+    let record = scratch("claimed.txt");
+    std::fs::write(&record, "not a game\n").expect("a file");
+    let path = record.display().to_string();
+    let run = race_in(
+        &["play", "ur", "--seed", "x", "--record", &path],
+        b"1\n",
+        &[],
+    );
+    refused(&run, "already exists");
+    assert!(run.err.contains("--force"), "{}", run.err);
+    assert!(run.out.is_empty(), "no game is played: {}", run.out);
+    assert_eq!(
+        std::fs::read_to_string(&record).expect("kept"),
+        "not a game\n"
+    );
+    let run = race_in(
+        &["play", "ur", "--seed", "x", "--record", &path, "--force"],
+        b"quit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        std::fs::read_to_string(&record)
+            .expect("written")
+            .starts_with("[rules finkel]")
+    );
+}
+
+#[test]
+fn a_saved_game_resumes_with_the_side_given() {
+    let saved = scratch("saved.txt");
+    let other = scratch("other.txt");
+    std::fs::write(&other, "kept\n").expect("a file");
+    let script = format!(
+        "1\n1\nsave {}\nsave {}\nquit\n",
+        saved.display(),
+        other.display()
+    );
+    let run = race_in(
+        &["play", "senet", "--hotseat", "--seed", "one"],
+        script.as_bytes(),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out
+            .contains("already holds something other than this game")
+    );
+    assert_eq!(std::fs::read_to_string(&other).expect("kept"), "kept\n");
+    let path = saved.display().to_string();
+    let run = race_in(
+        &["play", "--resume", &path, "--side", "dark", "--level", "1"],
+        b"quit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out.contains("you play dark against the bot"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains(&format!(
+            "going on from ply 2 of {path}: you play dark (--side light plays the other side)."
+        )),
+        "{}",
+        run.out
+    );
+    // The game went on in the same file: the bot (light) played.
+    let v = json(&race(&["replay", "--json", &path]).out);
+    assert!(v["ply"].as_u64() > Some(2), "{v}");
+}
+
+#[test]
+fn line_by_line_the_board_is_drawn_once_for_each_roll_offered() {
+    for args in [
+        &["play", "ur", "--hotseat", "--seed", "lines"][..],
+        &["play", "ur", "--seed", "lines", "--level", "1"],
+    ] {
+        let run = race_in(args, b"1\n1\n1\n1\n1\nquit\n", &[]);
+        assert_eq!(run.code, 0, "{}", run.err);
+        let boards = run.out.matches("a  b  c  d  e  f  g  h").count();
+        let offered = run.out.matches(" to move, dice ").count();
+        assert!(offered >= 5, "{}", run.out);
+        assert_eq!(boards, offered, "{args:?}:\n{}", run.out);
+    }
+    // After light's rosette and second throw, both plies of that turn are
+    // marked and listed, with dark's turn before.
+    let run = race_in(
+        &["play", "ur", "--hotseat", "--seed", "lines"],
+        "1\n".repeat(9).as_bytes(),
+        &[],
+    );
+    assert!(
+        run.out
+            .contains("  1 [○] ○  · [○]       ✿  ·    light  hand 4 ○○○○  home 0\n  last: dark 2: hand-c3, light 3: d1-a1*, light 1: hand-d1\n"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn a_new_game_asks_first_and_keeps_the_last_in_its_file() {
+    let record = scratch("kept.txt");
+    let second = scratch("kept-2.txt");
+    let path = record.display().to_string();
+    let run = race_in(
+        &[
+            "play",
+            "ur",
+            "--hotseat",
+            "--seed",
+            "new",
+            "--record",
+            &path,
+        ],
+        b"1\nnew\nno\nnew\nyes\n1\nquit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(
+        run.out
+            .matches("the game is not over: start a new one? (yes/no)> ")
+            .count(),
+        2,
+        "{}",
+        run.out
+    );
+    assert!(run.out.contains("the game goes on."), "{}", run.out);
+    let first = json(&race(&["replay", "--json", &path]).out);
+    let next = json(&race(&["replay", "--json", &second.display().to_string()]).out);
+    assert_eq!(
+        (first["ply"].as_u64(), next["ply"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_ne!(first["record"], next["record"]);
 }

@@ -1,0 +1,443 @@
+//! `race play` on a real terminal: the binary runs in a pseudo-terminal and
+//! its screen is read as a grid. Each test waits for what it expects on
+//! the screen, with generous time-outs, and times nothing.
+
+use std::path::{Path, PathBuf};
+
+mod common;
+
+use common::pty::{Term, ply_of};
+use common::{race, race_in};
+use rustix::process::Signal;
+
+/// A fresh folder for one test's files.
+fn folder(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("race-terminal-tests")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// A record's turn lines.
+fn turns(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `race replay --json` of a record: it must replay.
+fn replayed(path: &Path) -> serde_json::Value {
+    let run = race(&["replay", "--json", &path.display().to_string()]);
+    assert_eq!(run.code, 0, "{}: {}", path.display(), run.err);
+    serde_json::from_str(&run.out).expect("JSON")
+}
+
+/// How many boards a screen shows: the Royal Game of Ur's file letters.
+fn boards(screen: &str) -> usize {
+    screen.matches("a  b  c  d  e  f  g  h").count()
+}
+
+/// Light, moving first, plays the move picked with Enter; then `ahead` is
+/// typed, while the bot plays or before light's next throw is drawn (from
+/// `seed`'s dice). It is dropped, the screen says so, and no move is made
+/// blind.
+fn typed_ahead_is_dropped(name: &str, seed: &str, in_the_bots_turn: bool) {
+    let dir = folder(name);
+    // The bot waits long enough for the keys to come in its turn, even on
+    // a slow machine.
+    let pace = if in_the_bots_turn { "10000" } else { "0" };
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--seed", seed, "--first", "light", "--level", "1", "--pace", pace,
+            "--record", "game.txt",
+        ],
+        &dir,
+        120,
+        40,
+    );
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    // A second move, and letters with no Enter.
+    let ahead = "1\rxyz";
+    if in_the_bots_turn {
+        t.send("\r");
+        t.wait_text("(the bot)");
+        t.send(ahead);
+    } else {
+        t.send(&format!("\r{ahead}"));
+    }
+    let screen = lights_turn_after(&mut t, before);
+    assert!(
+        screen.contains("keys typed before this roll was shown: ignored"),
+        "{screen}"
+    );
+    let input = screen
+        .lines()
+        .find(|l| l.starts_with("light> "))
+        .unwrap_or_default();
+    assert!(
+        !input.contains("xyz"),
+        "typed-ahead letters kept: {input:?}"
+    );
+    let lines = turns(&dir.join("game.txt"));
+    let light = lines.iter().filter(|l| l.contains(". l ")).count();
+    assert_eq!(
+        light, 1,
+        "one move of light's, not a blind second: {lines:?}"
+    );
+    assert_eq!(
+        ply_of(&screen),
+        Some(u32::try_from(lines.len()).expect("plies")),
+        "the record holds every ply shown:\n{screen}"
+    );
+    // What is typed once the roll is shown is kept.
+    t.send("xyz");
+    t.wait_text("light> xyz");
+    t.send("\x03");
+    assert_eq!(t.exit_code(), 130);
+}
+
+#[test]
+fn keys_typed_after_a_rosette_are_dropped() {
+    // Light's first move lands on a rosette: light throws again at once.
+    typed_ahead_is_dropped("after-a-rosette", "r20", false);
+}
+
+#[test]
+fn keys_typed_in_the_bots_turn_are_dropped() {
+    typed_ahead_is_dropped("in-the-bots-turn", "b1", true);
+}
+
+#[test]
+fn line_by_line_on_a_terminal_lines_typed_ahead_are_dropped() {
+    let dir = folder("plain-ahead");
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--plain", "--seed", "b1", "--first", "light", "--level", "1", "--pace",
+            "3000", "--record", "game.txt",
+        ],
+        &dir,
+        120,
+        40,
+    );
+    t.wait_text("light> ");
+    // The second line is typed during the bot's turn.
+    t.send("1\r1\r");
+    let screen = t.wait_for("light's next prompt", |s| {
+        s.contains("(what was typed before this roll was shown is ignored)")
+            && s.trim_end().ends_with("light>")
+    });
+    let lines = turns(&dir.join("game.txt"));
+    let light = lines.iter().filter(|l| l.contains(". l ")).count();
+    assert_eq!(
+        light, 1,
+        "one move of light's, not a blind second: {lines:?}\n{screen}"
+    );
+    t.send("quit\r");
+    assert_eq!(t.exit_code(), 0);
+}
+
+/// Waits for light's prompt (the person's turn) after ply `after`, and
+/// returns the screen.
+fn lights_turn_after(t: &mut Term, after: u32) -> String {
+    t.wait_for(&format!("light's turn after ply {after}"), |s| {
+        s.contains("light> ") && !s.contains("(the bot)") && ply_of(s).is_some_and(|p| p > after)
+    })
+}
+
+/// Plays `moves` person moves (move 1 each time) against the level 1 bot,
+/// then quits; `first` is on the first screen.
+fn play_then_quit(dir: &Path, args: &[&str], moves: usize, first: &str) {
+    let mut t = Term::start(args, dir, 120, 40);
+    t.wait_text(first);
+    for _ in 0..moves {
+        let before = ply_of(&t.wait_text("light> ")).unwrap_or(0);
+        t.send("\r");
+        lights_turn_after(&mut t, before);
+    }
+    t.send("q\r");
+    assert_eq!(t.exit_code(), 0, "{}", t.screen());
+}
+
+#[test]
+fn a_resumed_game_goes_on_with_the_same_throws() {
+    let dir = folder("resume");
+    let new = [
+        "play", "ur", "--seed", "resume", "--level", "1", "--pace", "0", "--record", "a.txt",
+    ];
+    play_then_quit(&dir, &new, 2, "light> ");
+    let before = turns(&dir.join("a.txt"));
+    assert!(before.len() >= 4, "{before:?}");
+    play_then_quit(
+        &dir,
+        &["play", "--resume", "a.txt", "--level", "1", "--pace", "0"],
+        2,
+        "you play light (--side dark plays the other side).",
+    );
+    let resumed = turns(&dir.join("a.txt"));
+    assert!(resumed.len() > before.len() && resumed.starts_with(&before));
+    // The same game played through without stopping.
+    let whole = [
+        "play", "ur", "--seed", "resume", "--level", "1", "--pace", "0", "--record", "b.txt",
+    ];
+    play_then_quit(&dir, &whole, 4, "light> ");
+    assert_eq!(resumed, turns(&dir.join("b.txt")));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("a.txt")).expect("a"),
+        std::fs::read_to_string(dir.join("b.txt")).expect("b")
+    );
+    // In 40 columns the note is wrapped, not cut.
+    let mut t = Term::start(
+        &["play", "--resume", "a.txt", "--side", "dark"],
+        &dir,
+        40,
+        40,
+    );
+    let note = format!(
+        "going on from ply {} of a.txt: you play dark (--side light plays the other side).",
+        resumed.len()
+    );
+    t.wait_for("the whole note", |s| {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        words.join(" ").contains(&note)
+    });
+    t.send("\x03");
+    assert_eq!(t.exit_code(), 130);
+}
+
+#[test]
+fn a_finished_record_says_so_and_steps_through() {
+    let dir = folder("finished");
+    let record = dir.join("done.txt");
+    let watched = race_in(
+        &[
+            "play",
+            "senet",
+            "--watch",
+            "--seed",
+            "done",
+            "--level",
+            "1",
+            "--record",
+            &record.display().to_string(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(watched.code, 0, "{}", watched.err);
+    let written = std::fs::read_to_string(&record).expect("the record");
+    let mut t = Term::start(
+        &["play", "--resume", "done.txt", "--pace", "25"],
+        &dir,
+        100,
+        30,
+    );
+    t.wait_text("this record is of a finished game");
+    t.wait_text("wins with every piece borne off");
+    t.send("replay\r");
+    t.wait_text("replaying");
+    t.wait_text("the end of the record");
+    t.send("q");
+    t.wait_for("the record's end again", |s| {
+        s.contains("this record is of a finished game") && !s.contains("replaying")
+    });
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(&record).expect("the record"),
+        written,
+        "looking at a finished record leaves it as it was"
+    );
+}
+
+/// Light moves first and plays one move, then the bot's turn is left
+/// waiting (a pace of a minute): `stop` ends the program there.
+fn stopped_in_the_bots_turn(name: &str, stop: impl FnOnce(&mut Term), code: u32) {
+    let dir = folder(name);
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--seed", "stop", "--first", "light", "--level", "1", "--pace", "60000",
+            "--record", "game.txt",
+        ],
+        &dir,
+        120,
+        40,
+    );
+    t.wait_text("light> ");
+    t.send("\r");
+    let ply = ply_of(&t.wait_text("(the bot)")).expect("a ply");
+    assert!(t.alternate());
+    stop(&mut t);
+    assert_eq!(t.exit_code(), code, "{}", t.screen());
+    if t.is_open() {
+        t.wait_own_screen();
+    }
+    let record = dir.join("game.txt");
+    let v = replayed(&record);
+    assert_eq!(v["ply"], ply, "every ply shown is in the record: {v}");
+    assert_eq!(v["over"], false);
+    let last = turns(&record).pop().unwrap_or_default();
+    assert!(last.contains(". l "), "light's move is the last: {last}");
+    let resumed = race_in(
+        &[
+            "play",
+            "--resume",
+            &record.display().to_string(),
+            "--level",
+            "1",
+        ],
+        b"quit\n",
+        &[],
+    );
+    assert_eq!(resumed.code, 0, "{}", resumed.err);
+    assert!(
+        resumed.out.contains(&format!("going on from ply {ply}")),
+        "{}",
+        resumed.out
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(leftovers, ["game.txt"], "no temporary file is left");
+}
+
+#[test]
+fn sigint_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
+    stopped_in_the_bots_turn("sigint", |t| t.signal(Signal::INT), 130);
+}
+
+#[test]
+fn sighup_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
+    stopped_in_the_bots_turn("sighup", |t| t.signal(Signal::HUP), 129);
+}
+
+#[test]
+fn ctrl_c_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
+    stopped_in_the_bots_turn("ctrl-c", |t| t.send("\x03"), 130);
+}
+
+#[test]
+fn a_closed_terminal_in_the_bots_turn_leaves_a_record_that_replays_and_resumes() {
+    stopped_in_the_bots_turn("closed", Term::close, 129);
+}
+
+#[test]
+fn a_second_game_goes_to_a_numbered_file() {
+    let dir = folder("second-game");
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--seed", "two", "--level", "1", "--pace", "0", "--record", "game.txt",
+        ],
+        &dir,
+        120,
+        40,
+    );
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    t.send("\r");
+    lights_turn_after(&mut t, before);
+    t.send("new\r");
+    t.wait_text("start a new one? (y/n)");
+    t.send("y");
+    t.wait_text("recorded in game-2.txt");
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    t.send("\r");
+    lights_turn_after(&mut t, before);
+    t.send("q\r");
+    assert_eq!(t.exit_code(), 0);
+    let first = replayed(&dir.join("game.txt"));
+    let second = replayed(&dir.join("game-2.txt"));
+    assert!(first["ply"].as_u64() > Some(0) && second["ply"].as_u64() > Some(0));
+    assert_ne!(first["record"], second["record"]);
+}
+
+/// The level 1 bot playing `game` against itself from `seed`, at `pace`
+/// milliseconds a ply, in a terminal `cols` by `rows`.
+fn watch(game: &str, seed: &str, pace: &str, dir: &Path, cols: u16, rows: u16) -> Term {
+    Term::start(
+        &[
+            "play", game, "--watch", "--seed", seed, "--level", "1", "--pace", pace,
+        ],
+        dir,
+        cols,
+        rows,
+    )
+}
+
+#[test]
+fn the_screen_holds_one_board_however_many_plies() {
+    let dir = folder("one-board");
+    let mut t = watch("ur", "one", "25", &dir, 120, 40);
+    assert!(t.wait_text("last plies").contains("a  b  c"));
+    let screen = t.wait_for("ten plies", |s| ply_of(s).is_some_and(|p| p >= 10));
+    assert_eq!(boards(&screen), 1, "{screen}");
+    assert!(t.alternate());
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+    t.wait_own_screen();
+}
+
+#[test]
+fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
+    let dir = folder("narrow");
+    let mut t = watch("senet", "narrow", "25", &dir, 40, 30);
+    let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
+    for numbers in [
+        "1  2  3  4  5  6  7  8  9 10",
+        "20 19 18 17 16 15 14 13 12 11",
+        "21 22 23 24 25 26 27 28 29 30",
+    ] {
+        assert_eq!(screen.matches(numbers).count(), 1, "{numbers}:\n{screen}");
+    }
+    assert!(screen.contains("borne off"), "{screen}");
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+    let mut t = watch("ur", "narrow", "25", &dir, 40, 30);
+    let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
+    assert_eq!(boards(&screen), 1, "{screen}");
+    for hands in ["light  hand", "dark   hand"] {
+        assert_eq!(screen.matches(hands).count(), 1, "{hands}:\n{screen}");
+    }
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+    // Narrower than the board: a message, not a broken board.
+    let mut t = Term::start(&["play", "senet", "--seed", "narrow"], &dir, 30, 20);
+    let screen = t.wait_text("too small");
+    assert!(!screen.contains("21 22 23"), "{screen}");
+    t.send("\x03");
+    assert_eq!(t.exit_code(), 130);
+}
+
+#[test]
+fn watching_pauses_steps_changes_pace_and_leaves() {
+    let dir = folder("watch");
+    let mut t = watch("ur", "watch", "200", &dir, 120, 40);
+    t.wait_for("two plies", |s| ply_of(s).is_some_and(|p| p >= 2));
+    t.send(" ");
+    let screen = t.wait_text("· paused");
+    let at = ply_of(&screen).expect("a ply");
+    t.send("n");
+    let screen = t.wait_for("one more ply", |s| ply_of(s) == Some(at + 1));
+    assert!(screen.contains("· paused"), "{screen}");
+    t.send("\x1b[C");
+    t.wait_for("one more ply, by the arrow", |s| ply_of(s) == Some(at + 2));
+    t.send("+");
+    t.wait_text("pace 100 ms");
+    t.send("--");
+    t.wait_text("pace 400 ms");
+    t.send("?");
+    t.wait_text("these keys");
+    t.send(" ");
+    t.wait_for("the keys closed", |s| !s.contains("these keys"));
+    t.send(" ");
+    t.wait_for("playing on", |s| {
+        !s.contains("· paused") && ply_of(s).is_some_and(|p| p > at + 2)
+    });
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+}
