@@ -414,6 +414,20 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
 }
 
 #[test]
+fn the_keys_box_wraps_its_lines_on_a_narrow_screen() {
+    let dir = folder("keys-narrow");
+    let mut t = watch("ur", "keys", "25", &dir, 60, 50);
+    t.wait_for("a ply", |s| ply_of(s).is_some());
+    t.send("?");
+    // The ends of the longest lines, which a cut box would lose.
+    let screen = t.wait_text("--table)");
+    assert!(screen.contains("written)"), "{screen}");
+    t.send("q");
+    t.send("q");
+    assert_eq!(t.exit_code(), 0);
+}
+
+#[test]
 fn watching_pauses_steps_changes_pace_and_leaves() {
     let dir = folder("watch");
     let mut t = watch("ur", "watch", "200", &dir, 120, 40);

@@ -914,9 +914,16 @@ fn len(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-/// A box of text over the middle of the screen.
+/// A box of text over the middle of the screen; on a screen narrower than
+/// the text, its lines are wrapped at spaces, not cut.
 fn overlay(f: &mut Frame, area: Rect, title: &str, text: &str) {
-    let lines: Vec<Line> = text.lines().map(|l| Line::raw(l.to_owned())).collect();
+    // The frame and a blank column take two columns on each side.
+    let room = usize::from(area.width.saturating_sub(4)).max(1);
+    let lines: Vec<Line> = text
+        .lines()
+        .flat_map(|l| wrap(l, room, 4))
+        .map(Line::raw)
+        .collect();
     let width = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
     let rect = area.centered(
         Constraint::Length(len(width).min(area.width)),
