@@ -3,7 +3,7 @@
 //! implement it; everything else in the crate is generic over it.
 
 use dice_core::{
-    Coded, Faces, Game, LEVEL_ASKED_MAX, Ladder, LogEntry, Notation, ReadRules, Side, read_rules,
+    Faces, Game, LEVEL_ASKED_MAX, Ladder, LogEntry, Notation, ReadRules, Side, read_rules,
 };
 use serde_json::{Map, Value};
 
@@ -12,9 +12,7 @@ use crate::render::{Board, DiceLook, Trace};
 use crate::style::Style;
 
 /// A game the `race` command can play.
-pub trait Engine:
-    Ladder + Notation<Variant: ReadRules<Error: Coded + std::fmt::Display> + Default>
-{
+pub trait Engine: Ladder + Notation<Variant: ReadRules + Default> {
     /// The word on the command line: `ur` or `senet`.
     const CMD: &'static str;
     /// What the game calls a capture in statistics: `captures` or `swaps`.

@@ -40,7 +40,9 @@ pub use replay::{MismatchKind, ReplayError};
 pub use rules::{
     Chance, Coded, MOVES_MAX, MoveList, Opening, Rules, Status, split_move, successors, walk,
 };
-pub use rules_text::{ReadRules, RulesText, RulesTextError, read_rules, read_rules_text};
+pub use rules_text::{
+    ReadRules, RulesText, RulesTextError, VariantError, read_rules, read_rules_text,
+};
 pub use search::{Cutoff, DEPTH_MAX, SearchInfo, SearchOptions, Thought, Tie, WIN, search};
 pub use seed::{Seed, SeedError};
 pub use side::{ParseSideError, Side};

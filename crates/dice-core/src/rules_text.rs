@@ -1,5 +1,8 @@
 //! Rules as a person writes them on a command line: a name, or the fields
-//! that differ from a game's default rule set, in any order.
+//! that differ from a game's default rule set, in any order, and the one
+//! error every game gives for rules it cannot read.
+
+use crate::Coded;
 
 /// Rules text read into a name or `name=value` fields (see
 /// [`read_rules_text`]).
@@ -34,33 +37,117 @@ impl RulesTextError {
     }
 }
 
+/// Why text names no rule set of a game, or fields make none: one error
+/// for every game, so that a program reading rules handles them alike.
+///
+/// ```
+/// use dice_core::{VariantError, read_rules};
+/// use dice_core::toy::ToyVariant;
+///
+/// let e = read_rules::<ToyVariant>("dice=9").unwrap_err();
+/// assert_eq!(e.code(), "bad_value");
+/// assert_eq!(e.to_string(), "dice may not be \"9\": 3 or 4");
+/// assert_eq!(
+///     read_rules::<ToyVariant>("dice=3 dice=4"),
+///     Err(VariantError::RepeatedField("dice".into()))
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum VariantError {
+    /// No rule set has this name.
+    #[error("no rule set is called {name:?}; the names are {names}")]
+    UnknownName {
+        /// The name given.
+        name: String,
+        /// The names there are, in words.
+        names: &'static str,
+    },
+    /// No field has this name (or a word among fields is not `name=value`).
+    #[error("no rule is called {field:?}; the rules are {fields}")]
+    UnknownField {
+        /// The field (or word) given.
+        field: String,
+        /// The fields there are, in words.
+        fields: &'static str,
+    },
+    /// A field was given a value it does not take.
+    #[error("{field} may not be {value:?}: {allowed}")]
+    BadValue {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// What the field takes, in words.
+        allowed: &'static str,
+    },
+    /// A field given twice.
+    #[error("the rule {0:?} is given twice")]
+    RepeatedField(String),
+    /// Two fields whose values do not go together.
+    #[error("{first} and {second} do not go together: {why}")]
+    Clash {
+        /// One field, `name=value`.
+        first: String,
+        /// The other, `name=value`.
+        second: String,
+        /// Why not.
+        why: &'static str,
+    },
+    /// A record's rules text that is neither a name nor the game's one
+    /// spelling of a rule set (every field, in order, one space apart).
+    #[error("rules text {text:?} is neither a name nor {spelling}")]
+    NotSpelledOut {
+        /// The text given.
+        text: String,
+        /// How a record spells rules out, in words.
+        spelling: &'static str,
+    },
+}
+
+impl VariantError {
+    /// The contract word: `unknown_name`, `unknown_field`, `bad_value`,
+    /// `repeated_field`, `clash` or `rules`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            VariantError::UnknownName { .. } => "unknown_name",
+            VariantError::UnknownField { .. } => "unknown_field",
+            VariantError::BadValue { .. } => "bad_value",
+            VariantError::RepeatedField(_) => "repeated_field",
+            VariantError::Clash { .. } => "clash",
+            VariantError::NotSpelledOut { .. } => "rules",
+        }
+    }
+}
+
+impl Coded for VariantError {
+    fn code(&self) -> &'static str {
+        VariantError::code(self)
+    }
+}
+
 /// A rule set a person can write (see [`read_rules`]): each game's
 /// `Variant` says what its names and fields are, and [`Default`] is the
 /// rule set that fields are read as differences from.
 pub trait ReadRules: Default {
-    /// Why text names no rule set.
-    type Error;
+    /// The fields there are, in words, for [`VariantError::UnknownField`].
+    const FIELDS: &'static str;
 
     /// The rule set with this name.
     ///
     /// # Errors
     ///
-    /// When no rule set has the name.
-    fn named(name: &str) -> Result<Self, Self::Error>;
+    /// [`VariantError::UnknownName`] when no rule set has the name.
+    fn named(name: &str) -> Result<Self, VariantError>;
 
     /// This rule set with one field set from its text.
     ///
     /// # Errors
     ///
-    /// When there is no such field, or it does not take the value.
-    fn with_field(self, field: &str, value: &str) -> Result<Self, Self::Error>;
-
-    /// The error for a word among fields that is not `name=value`, and so
-    /// names no field.
-    fn unknown_field(word: &str) -> Self::Error;
-
-    /// The error for a field given twice.
-    fn repeated_field(field: &str) -> Self::Error;
+    /// [`VariantError::UnknownField`] when there is no such field,
+    /// [`VariantError::BadValue`] when it does not take the value.
+    fn with_field(self, field: &str, value: &str) -> Result<Self, VariantError>;
 }
 
 /// Reads rules as a person writes them, the same way for every game: a
@@ -75,23 +162,26 @@ pub trait ReadRules: Default {
 /// assert_eq!((v.goal, v.dice), (12, 4));
 /// assert_eq!(read_rules::<ToyVariant>("toy")?, ToyVariant::default());
 /// assert!(read_rules::<ToyVariant>("dice=4 dice=3").is_err());
-/// # Ok::<(), dice_core::toy::ParseToyVariantError>(())
+/// # Ok::<(), dice_core::VariantError>(())
 /// ```
 ///
 /// # Errors
 ///
-/// The game's error for a name it does not know, a field that does not
-/// exist or a value a field does not take; [`ReadRules::unknown_field`] for
-/// a word among fields that is not one, and [`ReadRules::repeated_field`]
-/// for a field given twice.
-pub fn read_rules<V: ReadRules>(text: &str) -> Result<V, V::Error> {
+/// The game's [`VariantError`] for a name it does not know, a field that
+/// does not exist or a value a field does not take;
+/// [`VariantError::UnknownField`] for a word among fields that is not one,
+/// and [`VariantError::RepeatedField`] for a field given twice.
+pub fn read_rules<V: ReadRules>(text: &str) -> Result<V, VariantError> {
     match read_rules_text(text) {
         Ok(RulesText::Name(name)) => V::named(name),
         Ok(RulesText::Fields(fields)) => fields
             .into_iter()
             .try_fold(V::default(), |v, (field, value)| v.with_field(field, value)),
-        Err(RulesTextError::Repeated(field)) => Err(V::repeated_field(&field)),
-        Err(RulesTextError::NotAField(word)) => Err(V::unknown_field(&word)),
+        Err(RulesTextError::Repeated(field)) => Err(VariantError::RepeatedField(field)),
+        Err(RulesTextError::NotAField(word)) => Err(VariantError::UnknownField {
+            field: word,
+            fields: V::FIELDS,
+        }),
     }
 }
 

@@ -20,13 +20,14 @@
 //! ```
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::{
     Chance, Coded, Cutoff, Faces, Ladder, MoveList, Notation, Opening, ReadRules, Rules,
-    SearchOptions, Side, Status, Thought, Tie, search,
+    SearchOptions, Side, Status, Thought, Tie, VariantError, search,
 };
 
 /// The toy game's rules (a marker type).
@@ -49,11 +50,6 @@ impl Default for ToyVariant {
     }
 }
 
-/// Rules text that is not `toy` nor `goal=N dice=D`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("no toy rule set is written {0:?}")]
-pub struct ParseToyVariantError(pub String);
-
 impl fmt::Display for ToyVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == ToyVariant::default() {
@@ -65,62 +61,69 @@ impl fmt::Display for ToyVariant {
 }
 
 impl FromStr for ToyVariant {
-    type Err = ParseToyVariantError;
+    type Err = VariantError;
 
-    fn from_str(s: &str) -> Result<ToyVariant, ParseToyVariantError> {
-        let err = || ParseToyVariantError(s.to_owned());
+    /// `toy`, or `goal=N dice=D` in that order.
+    fn from_str(s: &str) -> Result<ToyVariant, VariantError> {
         if s == "toy" {
             return Ok(ToyVariant::default());
         }
-        let (goal, dice) = s.split_once(' ').ok_or_else(err)?;
-        let number = |text: &str, key: &str| {
-            text.strip_prefix(key)
-                .filter(|n| !n.starts_with('0') && !n.starts_with('+'))
-                .and_then(|n| n.parse::<u8>().ok())
+        let spelled = s.split_once(' ').and_then(|(goal, dice)| {
+            Some((goal.strip_prefix("goal=")?, dice.strip_prefix("dice=")?))
+        });
+        let Some((goal, dice)) = spelled else {
+            return Err(VariantError::NotSpelledOut {
+                text: s.to_owned(),
+                spelling: "goal=N dice=D",
+            });
         };
-        let goal = number(goal, "goal=")
-            .filter(|g| (2..=60).contains(g))
-            .ok_or_else(err)?;
-        let dice = number(dice, "dice=")
-            .filter(|d| (3..=4).contains(d))
-            .ok_or_else(err)?;
-        Ok(ToyVariant { goal, dice })
+        ToyVariant::default()
+            .with_field("goal", goal)?
+            .with_field("dice", dice)
     }
 }
 
 /// Rules a person writes: `toy`, or `goal=N` and `dice=D` in any order.
 impl ReadRules for ToyVariant {
-    type Error = ParseToyVariantError;
+    const FIELDS: &'static str = "goal, dice";
 
-    fn named(name: &str) -> Result<ToyVariant, ParseToyVariantError> {
+    fn named(name: &str) -> Result<ToyVariant, VariantError> {
         match name {
             "toy" => Ok(ToyVariant::default()),
-            _ => Err(ParseToyVariantError(name.to_owned())),
+            _ => Err(VariantError::UnknownName {
+                name: name.to_owned(),
+                names: "toy",
+            }),
         }
     }
 
-    fn with_field(self, field: &str, value: &str) -> Result<ToyVariant, ParseToyVariantError> {
-        let err = || ParseToyVariantError(format!("{field}={value}"));
-        let number = value.parse::<u8>().map_err(|_| err())?;
+    fn with_field(self, field: &str, value: &str) -> Result<ToyVariant, VariantError> {
+        // Numbers as a record writes them: no sign, no leading zero.
+        let number = |field: &'static str, allowed: &'static str, range: RangeInclusive<u8>| {
+            Some(value)
+                .filter(|n| !n.starts_with('0') && !n.starts_with('+'))
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| range.contains(n))
+                .ok_or_else(|| VariantError::BadValue {
+                    field,
+                    value: value.to_owned(),
+                    allowed,
+                })
+        };
         match field {
-            "goal" if (2..=60).contains(&number) => Ok(ToyVariant {
-                goal: number,
+            "goal" => Ok(ToyVariant {
+                goal: number("goal", "2 to 60", 2..=60)?,
                 ..self
             }),
-            "dice" if (3..=4).contains(&number) => Ok(ToyVariant {
-                dice: number,
+            "dice" => Ok(ToyVariant {
+                dice: number("dice", "3 or 4", 3..=4)?,
                 ..self
             }),
-            _ => Err(err()),
+            _ => Err(VariantError::UnknownField {
+                field: field.to_owned(),
+                fields: Self::FIELDS,
+            }),
         }
-    }
-
-    fn unknown_field(word: &str) -> ParseToyVariantError {
-        ParseToyVariantError(word.to_owned())
-    }
-
-    fn repeated_field(field: &str) -> ParseToyVariantError {
-        ParseToyVariantError(field.to_owned())
     }
 }
 

@@ -31,6 +31,8 @@ pub use bot::{
     BUDGET_DEFAULT, Bot, LEVEL_TOP, Rung, Thought, Weights, evaluate, greedy, rung, search,
 };
 pub use count::count_positions;
+/// Why rules cannot be read: the one error both games give.
+pub use dice_core::VariantError;
 pub use dice_core::{BotError, Chance, SearchInfo};
 pub use flags::Flags;
 pub use game::{
@@ -45,4 +47,4 @@ pub use refusal::Refusal;
 pub use route::{ParseRouteError, ROUTE_MAX, Route};
 pub use rules::{ROLL_MAX, Ur};
 pub use square::{CELLS, ParseSquareError, Square};
-pub use variant::{FIELDS, PIECES_MAX, Variant, VariantError};
+pub use variant::{FIELDS, PIECES_MAX, Variant};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{Chance, Coded, ReadRules, read_rules};
+use dice_core::{Chance, ReadRules, VariantError, read_rules};
 
 use crate::Route;
 
@@ -72,62 +72,10 @@ const CHANCES_4_4: [Chance; 4] = [ch(1, 4, 16), ch(2, 6, 16), ch(3, 4, 16), ch(4
 const CHANCES_3_0: [Chance; 4] = [ch(0, 1, 8), ch(1, 3, 8), ch(2, 3, 8), ch(3, 1, 8)];
 const CHANCES_3_4: [Chance; 4] = [ch(1, 3, 8), ch(2, 3, 8), ch(3, 1, 8), ch(4, 1, 8)];
 
-/// Why a rule set could not be built or read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum VariantError {
-    /// No rule set has this name; the names are finkel and masters.
-    #[error("no rule set is called {0:?}; the names are finkel, masters")]
-    UnknownName(String),
-    /// No field has this name.
-    #[error(
-        "no rule is called {0:?}; the rules are route, dice, zero_rolls, safe_rosettes, pieces"
-    )]
-    UnknownField(String),
-    /// A field was given a value it may not take.
-    #[error("{field} may not be {value:?}")]
-    BadValue {
-        /// The field.
-        field: &'static str,
-        /// The value given.
-        value: String,
-    },
-    /// A field given twice.
-    #[error("the rule {0:?} is given twice")]
-    RepeatedField(String),
-    /// Rules text that is neither a name nor exactly the five fields in
-    /// canonical order, one space apart.
-    #[error(
-        "rules text {0:?} is neither a name nor the five fields route, dice, zero_rolls, safe_rosettes, pieces in that order"
-    )]
-    NotSpelledOut(String),
-}
-
-impl VariantError {
-    /// The contract word: `unknown_name`, `unknown_field`, `bad_value`,
-    /// `repeated_field` or `rules`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            VariantError::UnknownName(_) => "unknown_name",
-            VariantError::UnknownField(_) => "unknown_field",
-            VariantError::BadValue { .. } => "bad_value",
-            VariantError::RepeatedField(_) => "repeated_field",
-            VariantError::NotSpelledOut(_) => "rules",
-        }
-    }
-}
-
-impl Coded for VariantError {
-    fn code(&self) -> &'static str {
-        VariantError::code(self)
-    }
-}
-
 /// Rules a person writes: `finkel`, `masters`, or the fields that differ
 /// from finkel in any order.
 impl ReadRules for Variant {
-    type Error = VariantError;
+    const FIELDS: &'static str = "route, dice, zero_rolls, safe_rosettes, pieces";
 
     fn named(name: &str) -> Result<Variant, VariantError> {
         Variant::named(name)
@@ -135,14 +83,6 @@ impl ReadRules for Variant {
 
     fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
         Variant::with_field(self, field, value)
-    }
-
-    fn unknown_field(word: &str) -> VariantError {
-        VariantError::UnknownField(word.to_owned())
-    }
-
-    fn repeated_field(field: &str) -> VariantError {
-        VariantError::RepeatedField(field.to_owned())
     }
 }
 
@@ -183,18 +123,19 @@ impl Variant {
         safe_rosettes: bool,
         pieces: u8,
     ) -> Result<Variant, VariantError> {
-        let bad = |field: &'static str, value: u8| VariantError::BadValue {
+        let bad = |field: &'static str, allowed: &'static str, value: u8| VariantError::BadValue {
             field,
             value: value.to_string(),
+            allowed,
         };
         if dice != 3 && dice != 4 {
-            return Err(bad("dice", dice));
+            return Err(bad("dice", "3 or 4", dice));
         }
         if zero_rolls != 0 && zero_rolls != 4 {
-            return Err(bad("zero_rolls", zero_rolls));
+            return Err(bad("zero_rolls", "0 or 4", zero_rolls));
         }
         if !(1..=PIECES_MAX).contains(&pieces) {
-            return Err(bad("pieces", pieces));
+            return Err(bad("pieces", "1 to 7", pieces));
         }
         Ok(Variant {
             route,
@@ -214,7 +155,7 @@ impl Variant {
         match name {
             "finkel" => Ok(Variant::FINKEL),
             "masters" => Ok(Variant::MASTERS),
-            _ => Err(VariantError::UnknownName(name.to_owned())),
+            _ => Err(unknown_name(name)),
         }
     }
 
@@ -271,21 +212,32 @@ impl Variant {
     ///
     /// As [`Variant::custom`].
     pub fn with_field(mut self, field: &str, value: &str) -> Result<Variant, VariantError> {
-        let (name, ok) = match field {
-            "route" => ("route", value.parse().map(|r| self.route = r).is_ok()),
-            "dice" => ("dice", matches!(value, "3" | "4")),
-            "zero_rolls" => ("zero_rolls", matches!(value, "0" | "4")),
-            "safe_rosettes" => ("safe_rosettes", matches!(value, "0" | "1")),
+        let (name, allowed, ok) = match field {
+            "route" => (
+                "route",
+                "short or long",
+                value.parse().map(|r| self.route = r).is_ok(),
+            ),
+            "dice" => ("dice", "3 or 4", matches!(value, "3" | "4")),
+            "zero_rolls" => ("zero_rolls", "0 or 4", matches!(value, "0" | "4")),
+            "safe_rosettes" => ("safe_rosettes", "0 or 1", matches!(value, "0" | "1")),
             "pieces" => (
                 "pieces",
+                "1 to 7",
                 matches!(value, "1" | "2" | "3" | "4" | "5" | "6" | "7"),
             ),
-            _ => return Err(VariantError::UnknownField(field.to_owned())),
+            _ => {
+                return Err(VariantError::UnknownField {
+                    field: field.to_owned(),
+                    fields: <Variant as ReadRules>::FIELDS,
+                });
+            }
         };
         if !ok {
             return Err(VariantError::BadValue {
                 field: name,
                 value: value.to_owned(),
+                allowed,
             });
         }
         let digit = value.bytes().next().map_or(0, |b| b.wrapping_sub(b'0'));
@@ -457,6 +409,14 @@ impl fmt::Display for Variant {
     }
 }
 
+/// The error for a name no rule set has.
+fn unknown_name(name: &str) -> VariantError {
+    VariantError::UnknownName {
+        name: name.to_owned(),
+        names: "finkel, masters",
+    }
+}
+
 impl FromStr for Variant {
     type Err = VariantError;
 
@@ -466,13 +426,16 @@ impl FromStr for Variant {
         if let Ok(v) = Variant::named(s) {
             return Ok(v);
         }
-        let not = || VariantError::NotSpelledOut(s.to_owned());
+        let not = || VariantError::NotSpelledOut {
+            text: s.to_owned(),
+            spelling: "the five fields route, dice, zero_rolls, safe_rosettes, pieces in that order",
+        };
         let parts: Vec<&str> = s.split(' ').collect();
         if parts.len() != FIELDS.len() {
             return Err(if s.contains('=') {
                 not()
             } else {
-                VariantError::UnknownName(s.to_owned())
+                unknown_name(s)
             });
         }
         let mut v = Variant::FINKEL;
@@ -498,7 +461,7 @@ mod tests {
         assert_eq!(Variant::named("finkel"), Ok(Variant::FINKEL));
         assert_eq!(
             Variant::named("Finkel").unwrap_err(),
-            VariantError::UnknownName("Finkel".into())
+            unknown_name("Finkel")
         );
         assert_eq!(
             Variant::FINKEL.spelled_out(),
@@ -521,7 +484,10 @@ mod tests {
         assert_eq!(Variant::custom([]).unwrap(), Variant::FINKEL);
         assert_eq!(
             Variant::custom([("safe_rosette", "1")]),
-            Err(VariantError::UnknownField("safe_rosette".into()))
+            Err(VariantError::UnknownField {
+                field: "safe_rosette".into(),
+                fields: "route, dice, zero_rolls, safe_rosettes, pieces"
+            })
         );
         for (field, value) in [
             ("dice", "5"),

@@ -25,6 +25,8 @@ mod seat;
 mod variant;
 
 pub use bot::{BUDGET_DEFAULT, Bot, LEVEL_TOP, Thought, evaluate};
+/// Why rules cannot be read: the one error both games give.
+pub use dice_core::VariantError;
 pub use dice_core::{BotError, Chance};
 pub use flags::Flags;
 pub use game::{Game, GameExt, TurnInfo, display_entry, display_forfeit, display_move, script};
@@ -37,7 +39,7 @@ pub use refusal::Refusal;
 pub use rules::{ROLL_MAX, Senet, roll_of, throws_again};
 pub use seat::{ParseSeatError, Seat};
 pub use variant::{
-    Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, VariantError, Water,
+    Blockade, CHANCES, FIELDS, Off30, On26, Pieces, Protect, Reach26, Variant, Water,
 };
 
 /// The version of what a game does: it goes up when a release changes a move

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{Chance, Coded, ReadRules, read_rules};
+use dice_core::{Chance, ReadRules, VariantError, read_rules};
 
 /// Which pieces of a run are protected from a swap.
 #[non_exhaustive]
@@ -196,7 +196,10 @@ impl Variant {
         match name {
             "kendall" => Ok(Variant::KENDALL),
             "skyruk" => Ok(Variant::SKYRUK),
-            _ => Err(VariantError::UnknownName(name.to_owned())),
+            _ => Err(VariantError::UnknownName {
+                name: name.to_owned(),
+                names: "kendall, skyruk",
+            }),
         }
     }
 
@@ -229,9 +232,10 @@ impl Variant {
     /// assert_eq!(Variant::KENDALL.with_field("colour", "red").unwrap_err().code(), "unknown_field");
     /// ```
     pub fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
-        let bad = || VariantError::BadValue {
-            field: field.to_owned(),
+        let bad = |field: &'static str, allowed: &'static str| VariantError::BadValue {
+            field,
             value: value.to_owned(),
+            allowed,
         };
         let mut v = self;
         match field {
@@ -239,52 +243,52 @@ impl Variant {
                 v.protect = match value {
                     "all" => Protect::All,
                     "ends" => Protect::Ends,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("protect", "all or ends")),
                 }
             }
             "blockade" => {
                 v.blockade = match value {
                     "3" => Blockade::Three,
                     "2" => Blockade::Two,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("blockade", "3 or 2")),
                 }
             }
             "reach26" => {
                 v.reach26 = match value {
                     "exact" => Reach26::Exact,
                     "from25" => Reach26::From25,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("reach26", "exact or from25")),
                 }
             }
             "on26" => {
                 v.on26 = match value {
                     "none" => On26::None,
                     "again" => On26::Again,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("on26", "none or again")),
                 }
             }
             "water" => {
                 v.water = match value {
                     "reborn" => Water::Reborn,
                     "stand" => Water::Stand,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("water", "reborn or stand")),
                 }
             }
             "off30" => {
                 v.off30 = match value {
                     "one" => Off30::One,
                     "any" => Off30::Any,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("off30", "one or any")),
                 }
             }
             "pieces" => {
                 v.pieces = match value {
                     "5" => Pieces::Five,
                     "7" => Pieces::Seven,
-                    _ => return Err(bad()),
+                    _ => return Err(bad("pieces", "5 or 7")),
                 }
             }
-            _ => return Err(VariantError::UnknownField(field.to_owned())),
+            _ => return Err(unknown_field(field)),
         }
         Ok(v)
     }
@@ -390,18 +394,18 @@ impl FromStr for Variant {
         let mut v = Variant::KENDALL;
         for (i, part) in parts.iter().enumerate() {
             let Some((field, value)) = part.split_once('=') else {
-                return Err(VariantError::NotSpelledOut(text.to_owned()));
+                return Err(not_spelled_out(text));
             };
             if !FIELDS.contains(&field) {
-                return Err(VariantError::UnknownField(field.to_owned()));
+                return Err(unknown_field(field));
             }
             if FIELDS.get(i) != Some(&field) {
-                return Err(VariantError::NotSpelledOut(text.to_owned()));
+                return Err(not_spelled_out(text));
             }
             v = v.with_field(field, value)?;
         }
         if parts.len() != FIELDS.len() {
-            return Err(VariantError::NotSpelledOut(text.to_owned()));
+            return Err(not_spelled_out(text));
         }
         Ok(v)
     }
@@ -409,60 +413,27 @@ impl FromStr for Variant {
 
 dice_core::serde_via_text!(Variant);
 
-/// Why a rule set could not be built or read.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum VariantError {
-    /// No rule set has this name; the names are kendall and skyruk.
-    #[error("there is no rule set called {0:?}; the names are kendall and skyruk")]
-    UnknownName(String),
-    /// No field has this name.
-    #[error("there is no rules field called {0:?}")]
-    UnknownField(String),
-    /// A field was given a value it does not take.
-    #[error("rules field {field} does not take the value {value:?}")]
-    BadValue {
-        /// The field.
-        field: String,
-        /// The value given.
-        value: String,
-    },
-    /// A field given twice where fields may come in any order.
-    #[error("the rules field {0:?} is given twice")]
-    RepeatedField(String),
-    /// Rules text that is neither a name nor exactly the seven fields in
-    /// record order, one space apart.
-    #[error(
-        "rules spelled out are all seven fields in the order protect blockade reach26 on26 water off30 pieces, not {0:?}"
-    )]
-    NotSpelledOut(String),
-}
-
-impl VariantError {
-    /// The contract word, as the Royal Game of Ur's: `unknown_name`,
-    /// `unknown_field`, `bad_value`, `repeated_field` or `rules`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            VariantError::UnknownName(_) => "unknown_name",
-            VariantError::UnknownField(_) => "unknown_field",
-            VariantError::BadValue { .. } => "bad_value",
-            VariantError::RepeatedField(_) => "repeated_field",
-            VariantError::NotSpelledOut(_) => "rules",
-        }
+/// The error for a field Senet does not have.
+fn unknown_field(field: &str) -> VariantError {
+    VariantError::UnknownField {
+        field: field.to_owned(),
+        fields: <Variant as ReadRules>::FIELDS,
     }
 }
 
-impl Coded for VariantError {
-    fn code(&self) -> &'static str {
-        VariantError::code(self)
+/// The error for a record's rules that are neither a name nor the seven
+/// fields in order.
+fn not_spelled_out(text: &str) -> VariantError {
+    VariantError::NotSpelledOut {
+        text: text.to_owned(),
+        spelling: "all seven fields in the order protect blockade reach26 on26 water off30 pieces",
     }
 }
 
 /// Rules a person writes: `kendall`, `skyruk`, or the fields that differ
 /// from kendall in any order.
 impl ReadRules for Variant {
-    type Error = VariantError;
+    const FIELDS: &'static str = "protect, blockade, reach26, on26, water, off30, pieces";
 
     fn named(name: &str) -> Result<Variant, VariantError> {
         Variant::named(name)
@@ -470,13 +441,5 @@ impl ReadRules for Variant {
 
     fn with_field(self, field: &str, value: &str) -> Result<Variant, VariantError> {
         Variant::with_field(self, field, value)
-    }
-
-    fn unknown_field(word: &str) -> VariantError {
-        VariantError::UnknownField(word.to_owned())
-    }
-
-    fn repeated_field(field: &str) -> VariantError {
-        VariantError::RepeatedField(field.to_owned())
     }
 }
