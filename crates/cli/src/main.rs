@@ -219,7 +219,7 @@ fn replay_game<E: Engine>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcom
 fn at<E: Engine>(a: &cli::RollArgs) -> Outcome<(E::Variant, E::Position, u8)> {
     let variant = variant::<E>(a.rules.as_deref())?;
     let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
-    let roll = query::check_roll::<E>(a.roll)?;
+    let roll = query::check_roll::<E>(&variant, a.roll)?;
     Ok((variant, position, roll))
 }
 

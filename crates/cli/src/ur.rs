@@ -4,9 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use dice_core::{Faces, Game, LogEntry, Side};
-use royal_ur::{
-    Flags, LEVEL_TOP, MoveInfo, Place, Position, Route, Square, Ur, Variant, display_entry,
-};
+use royal_ur::{Flags, LEVEL_TOP, MoveInfo, Place, Position, Square, Ur, Variant, display_entry};
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
@@ -203,8 +201,8 @@ impl Engine for Ur {
         last: &[LogEntry<Ur>],
         style: &Style,
     ) -> String {
-        let mut left = [false; 20];
-        let mut landed = [false; 20];
+        let mut left = [false; 32];
+        let mut landed = [false; 32];
         for entry in last {
             if let Some(mv) = entry.mv {
                 if let Place::Square(sq) = mv.from() {
@@ -289,7 +287,7 @@ impl Engine for Ur {
     }
 
     fn draw_route(variant: &Variant, side: Side, style: &Style) -> String {
-        let route: Route = variant.route();
+        let route = variant.path();
         let mut out = format!(
             "{side}'s route ({} steps; home after step {}):\n",
             route.len(),

@@ -55,6 +55,25 @@ pub trait ReadRules: Default {
     /// When there is no such field, or it does not take the value.
     fn with_field(self, field: &str, value: &str) -> Result<Self, Self::Error>;
 
+    /// The rule set that `fields` (each `name=value` once, in the order
+    /// given) make of the default one. The default sets them one by one
+    /// with [`ReadRules::with_field`]; a game whose fields depend on each
+    /// other (one field's allowed values on another's) reads them all
+    /// before it judges any combination, so that their order does not
+    /// matter.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadRules::with_field`], or when the fields together make no
+    /// rule set.
+    fn from_fields(fields: &[(&str, &str)]) -> Result<Self, Self::Error> {
+        fields
+            .iter()
+            .try_fold(Self::default(), |v, &(field, value)| {
+                v.with_field(field, value)
+            })
+    }
+
     /// The error for a word among fields that is not `name=value`, and so
     /// names no field.
     fn unknown_field(word: &str) -> Self::Error;
@@ -87,9 +106,7 @@ pub trait ReadRules: Default {
 pub fn read_rules<V: ReadRules>(text: &str) -> Result<V, V::Error> {
     match read_rules_text(text) {
         Ok(RulesText::Name(name)) => V::named(name),
-        Ok(RulesText::Fields(fields)) => fields
-            .into_iter()
-            .try_fold(V::default(), |v, (field, value)| v.with_field(field, value)),
+        Ok(RulesText::Fields(fields)) => V::from_fields(&fields),
         Err(RulesTextError::Repeated(field)) => Err(V::repeated_field(&field)),
         Err(RulesTextError::NotAField(word)) => Err(V::unknown_field(&word)),
     }

@@ -3,9 +3,9 @@
 
 mod common;
 
-use common::{Xorshift, listed, oracle, places, random_position, variants};
+use common::{Xorshift, listed, oracle, places_on, random_position, variants};
 use dice_core::{MoveList, Notation, Rules, Side};
-use royal_ur::{Move, Position, Refusal, Route, Ur, Variant, count_positions};
+use royal_ur::{Move, Path, Position, Refusal, Route, Ur, Variant, count_positions};
 
 fn pos(text: &str) -> Position {
     Position::parse(text).unwrap()
@@ -110,7 +110,7 @@ fn generation_matches_the_oracle_over_many_positions() {
     for variant in variants() {
         for i in 0..3000 {
             let p = random_position(&mut rng, &variant, i % 3 == 0);
-            for roll in 0..=4 {
+            for roll in 0..=variant.roll_limit() + 1 {
                 assert_eq!(
                     listed(&variant, &p, roll),
                     oracle(&variant, &p, roll),
@@ -153,23 +153,20 @@ fn every_refusal_reason_is_reached() {
 #[test]
 fn every_pair_of_places_is_played_iff_legal_and_never_refused_as_bad_move() {
     let mut rng = Xorshift::new(11);
-    let pairs: Vec<Move> = places()
-        .into_iter()
-        .flat_map(|a| {
-            places()
-                .into_iter()
-                .filter_map(move |b| Move::new(a, b).ok())
-        })
-        .collect();
-    assert_eq!(pairs.len(), 21 * 21);
     for variant in variants() {
+        let places = places_on(variant.board());
+        let pairs: Vec<Move> = places
+            .iter()
+            .flat_map(|&a| places.iter().filter_map(move |&b| Move::new(a, b).ok()))
+            .collect();
+        assert_eq!(pairs.len(), 21 * 21);
         for i in 0..150 {
             let p = random_position(&mut rng, &variant, i % 4 == 0);
             if p.status(&variant) != dice_core::Status::Ongoing {
                 // A finished game refuses everything as game_over first.
                 continue;
             }
-            for roll in 1..=4 {
+            for roll in 1..=variant.roll_limit() {
                 let legal = p.legal(&variant, roll);
                 for &mv in &pairs {
                     match p.play(&variant, roll, mv) {
@@ -245,9 +242,12 @@ fn the_rules_trait_speaks_for_the_same_functions() {
         ("g1-home", false),
     ] {
         let next = Ur::next_in_record(&Variant::MASTERS, Side::Light, 3, on(mv));
-        assert_eq!(next == Side::Light, same, "{mv}");
+        assert_eq!(next == Some(Side::Light), same, "{mv}");
     }
-    assert_eq!(Ur::next_in_record(&v, Side::Light, 0, None), Side::Dark);
+    assert_eq!(
+        Ur::next_in_record(&v, Side::Light, 0, None),
+        Some(Side::Dark)
+    );
     assert_eq!(
         Ur::spelled_out(&v),
         "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=7"
@@ -298,30 +298,45 @@ fn walk_counts_from_the_start() {
     insta::assert_snapshot!(lines.join("\n"));
 }
 
-/// Counts positions by enumerating them, for small piece counts.
+/// Counts positions by enumerating them, for small piece counts: a side's
+/// pieces stand at distinct steps of its path, on distinct squares (so on
+/// the murray and skiriuk paths a square is held at its first or its
+/// second visit), and the two sides on distinct squares.
 fn brute_count(variant: &Variant) -> u64 {
-    let route = variant.route();
-    let cells = |side| route.squares(side);
-    let p = variant.pieces() as u32;
-    let light = cells(Side::Light);
-    let dark = cells(Side::Dark);
-    let mut total = 0u64;
-    for lm in 0u32..(1 << light.len()) {
-        if lm.count_ones() > p {
-            continue;
+    /// Every set of at most `left` steps from `from` on, as their squares.
+    fn sets(
+        squares: &[usize],
+        from: usize,
+        left: u32,
+        chosen: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
+        out.push(chosen.clone());
+        if left == 0 {
+            return;
         }
-        let lcells: Vec<usize> = (0..light.len())
-            .filter(|i| lm & (1 << i) != 0)
-            .map(|i| light[i].cell())
-            .collect();
-        for dm in 0u32..(1 << dark.len()) {
-            if dm.count_ones() > p {
-                continue;
+        for i in from..squares.len() {
+            if !chosen.contains(&squares[i]) {
+                chosen.push(squares[i]);
+                sets(squares, i + 1, left - 1, chosen, out);
+                chosen.pop();
             }
-            let clash =
-                (0..dark.len()).any(|i| dm & (1 << i) != 0 && lcells.contains(&dark[i].cell()));
-            if !clash {
-                total += u64::from(p - lm.count_ones() + 1) * u64::from(p - dm.count_ones() + 1);
+        }
+    }
+    let path = variant.path();
+    let p = u32::from(variant.pieces());
+    let placements = |side| {
+        let squares: Vec<usize> = path.squares(side).iter().map(|s| s.cell()).collect();
+        let mut out = Vec::new();
+        sets(&squares, 0, p, &mut Vec::new(), &mut out);
+        out
+    };
+    let (light, dark) = (placements(Side::Light), placements(Side::Dark));
+    let mut total = 0u64;
+    for l in &light {
+        for d in &dark {
+            if !d.iter().any(|c| l.contains(c)) {
+                total += u64::from(p - l.len() as u32 + 1) * u64::from(p - d.len() as u32 + 1);
             }
         }
     }
@@ -351,6 +366,13 @@ fn count_positions_for_every_piece_count_and_route() {
     }
     assert_eq!(count_positions(&Variant::FINKEL), 275_827_872);
     insta::assert_snapshot!(lines.join("\n"));
+    // The other paths, by enumeration for one piece a side.
+    for path in [Path::Murray, Path::Skiriuk, Path::Aseb] {
+        for pieces in 1..=2 {
+            let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+            assert_eq!(count_positions(&v), brute_count(&v), "{path} {pieces}");
+        }
+    }
 }
 
 #[test]

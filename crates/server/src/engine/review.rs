@@ -249,7 +249,7 @@ pub enum BoardView {
 pub fn rule_set(rules: &RuleSet, tables: &Tables) -> RuleSetView {
     let board = match rules {
         RuleSet::Ur(v) => {
-            let route = v.route();
+            let route = v.path();
             BoardView::Ur {
                 routes: Side::ALL
                     .into_iter()
@@ -258,11 +258,7 @@ pub fn rule_set(rules: &RuleSet, tables: &Tables) -> RuleSetView {
                         (side.as_str(), squares)
                     })
                     .collect(),
-                rosettes: Square::ALL
-                    .into_iter()
-                    .filter(|s| s.is_rosette())
-                    .map(Square::name)
-                    .collect(),
+                rosettes: v.board().rosettes().into_iter().map(Square::name).collect(),
                 pieces: v.pieces(),
                 dice: v.dice(),
                 zero_rolls: v.zero_rolls(),
@@ -420,7 +416,7 @@ fn story<R: Notation>(
 }
 
 fn ur_race(variant: &royal_ur::Variant, position: &royal_ur::Position) -> Race {
-    let route = variant.route();
+    let route = variant.path();
     let home = u32::from(route.len()) + 1;
     let of = |side: Side| {
         let on_board: u32 = position
