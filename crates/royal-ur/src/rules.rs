@@ -43,17 +43,31 @@ impl Position {
         out.clear();
         let pieces = variant.pieces();
         if roll == 0
-            || roll > variant.roll_limit()
+            || (roll > ROLL_MAX && roll > variant.max_roll())
             || self.homes[0] >= pieces
             || self.homes[1] >= pieces
         {
             return;
         }
-        let t = variant.path().table(self.side);
-        match variant.path() {
+        let path = variant.path();
+        let t = path.table(self.side);
+        match path {
             Path::Bell | Path::Masters => self.legal_on::<false, false>(variant, t, roll, out),
-            Path::Aseb => self.legal_on::<true, false>(variant, t, roll, out),
-            Path::Murray | Path::Skiriuk => self.legal_on::<false, true>(variant, t, roll, out),
+            Path::Aseb | Path::Murray | Path::Skiriuk => {
+                self.legal_elsewhere(variant, t, roll, out);
+            }
+        }
+    }
+
+    /// [`Position::legal_into`] on the aseb board or a path that visits
+    /// squares twice, kept out of line so that the reference's paths stay
+    /// small enough to inline.
+    #[inline(never)]
+    fn legal_elsewhere(&self, variant: &Variant, t: &Table, roll: u8, out: &mut MoveList<Move>) {
+        if variant.path().revisits() {
+            self.legal_on::<false, true>(variant, t, roll, out);
+        } else {
+            self.legal_on::<true, false>(variant, t, roll, out);
         }
     }
 
@@ -190,6 +204,7 @@ impl Position {
     /// The second visits after `mv` for `roll` on a path that revisits: the
     /// piece leaving a square takes its mark with it, and the square it
     /// lands on is marked when `roll` brings it there on its second visit.
+    #[inline(never)]
     fn laps_after(&self, path: Path, roll: u8, mv: Move) -> u8 {
         let t = path.table(self.side);
         let mut laps = self.laps;
