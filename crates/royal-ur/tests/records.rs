@@ -93,7 +93,10 @@ fn rules_lines_name_the_presets_records_use_and_spell_out_the_rest() {
              capture_again=0 pieces=5",
             "clash",
         ),
-        ("route=short dice=4 zero_rolls=5 safe_rosettes=1 pieces=7", "rules"),
+        (
+            "route=short dice=4 zero_rolls=5 safe_rosettes=1 pieces=7",
+            "rules",
+        ),
     ] {
         let err = text.parse::<Variant>().unwrap_err();
         assert_eq!(err.code(), code, "{text}");
@@ -122,10 +125,7 @@ fn every_rule_set_s_games_round_trip_through_their_records() {
         for n in 0..12 {
             let game = random_game(variant, n, &mut rng);
             let text = game.to_record().to_string();
-            assert!(
-                text.starts_with(&format!("[rules {variant}]\n")),
-                "{text}"
-            );
+            assert!(text.starts_with(&format!("[rules {variant}]\n")), "{text}");
             let record = Record::<Ur>::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
             assert_eq!(record.to_string(), text);
             let again = Game::replay_text(&text, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -138,8 +138,8 @@ fn every_rule_set_s_games_round_trip_through_their_records() {
                 .filter(|l| !l.starts_with("[seed") && !l.starts_with("[opening"))
                 .map(|l| format!("{l}\n"))
                 .collect();
-            let again = Game::replay_text(&scripted, None)
-                .unwrap_or_else(|e| panic!("{e}\n{scripted}"));
+            let again =
+                Game::replay_text(&scripted, None).unwrap_or_else(|e| panic!("{e}\n{scripted}"));
             assert_eq!(again.position(), game.position());
             assert_eq!(again.log_display(), game.log_display());
         }
@@ -209,7 +209,14 @@ fn a_capture_throws_again_in_the_game_the_log_and_the_record() {
     let log = game.log_display();
     assert_eq!(
         log,
-        ["4: hand-a1*", "1: a1-a2", "4: hand-a3*", "1: a3-a2x", "2: a2-c2", "2: hand-c1"]
+        [
+            "4: hand-a1*",
+            "1: a1-a2",
+            "4: hand-a3*",
+            "1: a3-a2x",
+            "2: a2-c2",
+            "2: hand-c1"
+        ]
     );
     let sides: Vec<Side> = game.log().iter().map(|e| e.side).collect();
     use Side::{Dark, Light};
@@ -219,14 +226,21 @@ fn a_capture_throws_again_in_the_game_the_log_and_the_record() {
 
     // The parser cannot tell a capture from the line, so it lets either
     // side follow a move onto a shared square; replaying names the error.
-    let no_capture = "[rules blitz]\n[first light]\n1. l 4: hand-a1\n2. l 1: a1-a2\n3. l 1: a2-b2\n";
+    let no_capture =
+        "[rules blitz]\n[first light]\n1. l 4: hand-a1\n2. l 1: a1-a2\n3. l 1: a2-b2\n";
     for (wrong, ply) in [
-        (BLITZ_CAPTURE.replacen("5. d 2: a2-c2", "5. l 2: a2-c2", 1), 4),
+        (
+            BLITZ_CAPTURE.replacen("5. d 2: a2-c2", "5. l 2: a2-c2", 1),
+            4,
+        ),
         (no_capture.to_owned(), 2),
     ] {
         assert!(Record::<Ur>::parse(&wrong).is_ok(), "{wrong}");
         let err = Game::replay_text(&wrong, None).unwrap_err();
-        assert_eq!((err.code(), err.why(), err.ply()), ("bad_record", Some("side"), Some(ply)));
+        assert_eq!(
+            (err.code(), err.why(), err.ply()),
+            ("bad_record", Some("side"), Some(ply))
+        );
     }
     // Under masters (no capture bonus) the parser itself refuses the same
     // record: after a3-a2 the turn passes.
@@ -257,7 +271,10 @@ fn aseb_records_name_the_aseb_squares() {
     // i2..l2 are not squares of the standard board, and e1 is not one of
     // the aseb board.
     let finkel = "[rules finkel]\n[first light]\n1. l 4: hand-a1\n2. l 4: h2-l2\n";
-    assert_eq!(Record::<Ur>::parse(finkel).unwrap_err().kind.as_str(), "move");
+    assert_eq!(
+        Record::<Ur>::parse(finkel).unwrap_err().kind.as_str(),
+        "move"
+    );
     let e1 = text.replace("6. l 3: hand-b1", "6. l 3: hand-e1");
     assert_eq!(Record::<Ur>::parse(&e1).unwrap_err().kind.as_str(), "move");
     assert!(Move::parse_on("h2-l2", Variant::ASEB.board()).is_ok());
