@@ -81,9 +81,11 @@ impl Engine for Ur {
         vec![Variant::FINKEL, Variant::MASTERS]
     }
 
+    /// Reads the position in the rule set's text: the aseb board's rows,
+    /// or second visits on murray's and skiriuk's paths (the reference's
+    /// text under its own rule sets).
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
-        let _ = variant;
-        Position::parse(text).map_err(|e| {
+        Position::parse_for(text, variant).map_err(|e| {
             Refused::new(
                 input,
                 e.code(),
@@ -109,8 +111,8 @@ impl Engine for Ur {
         position.to_string()
     }
 
-    fn key_text(position: &Position, _variant: &Variant) -> String {
-        position.key().to_string()
+    fn key_text(position: &Position, variant: &Variant) -> String {
+        position.key_text(variant)
     }
 
     fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
@@ -181,7 +183,14 @@ impl Engine for Ur {
             text.push_str(&format!(", capturing a {} piece", side.other()));
         }
         if entry.flags.rosette {
-            text.push_str("; it lands on a rosette and throws again");
+            text.push_str("; it lands on a rosette");
+        }
+        if variant.throws_again(entry.flags) {
+            text.push_str(if entry.flags.rosette {
+                " and throws again"
+            } else {
+                ", and throws again"
+            });
         }
         text.push('.');
         text

@@ -193,9 +193,7 @@ impl Position {
         if variant.path().revisits() {
             next.laps = self.laps_after(variant.path(), roll, mv);
         }
-        let again = (flags.rosette && variant.rosette_again())
-            || (flags.captures && variant.capture_again());
-        if !again {
+        if !variant.throws_again(flags) {
             next.side = self.side.other();
         }
         Some((next, flags))
