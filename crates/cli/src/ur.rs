@@ -4,7 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use dice_core::{Faces, Game, LogEntry, Side};
-use royal_ur::{Flags, LEVEL_TOP, MoveInfo, Place, Position, Square, Ur, Variant, display_entry};
+use royal_ur::{
+    BoardShape, Flags, LEVEL_TOP, MoveInfo, Place, Position, Ur, Variant, display_entry,
+};
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
@@ -57,6 +59,14 @@ fn faces_text(faces: Faces, style: &Style) -> String {
             }
         })
         .collect()
+}
+
+/// The files above a board: `     a  b  c … h` (the aseb board to `l`).
+fn file_letters(board: BoardShape) -> String {
+    let files: Vec<String> = (0..board.row_width(2))
+        .map(|f| char::from(b'a' + f).to_string())
+        .collect();
+    format!("     {}", files.join("  "))
 }
 
 fn place_words(place: Place) -> String {
@@ -222,19 +232,20 @@ impl Engine for Ur {
                 }
             }
         }
+        let board = variant.board();
         let mut out = String::new();
-        out.push_str(&style.paint("     a  b  c  d  e  f  g  h", Paint::Dim));
+        out.push_str(&style.paint(&file_letters(board), Paint::Dim));
         out.push('\n');
         for row in [3u8, 2, 1] {
             out.push_str(&style.paint(&format!("  {row} "), Paint::Dim));
-            for file in 0..8u8 {
-                let Some(sq) = Square::at(file, row) else {
+            for file in 0..board.row_width(2) {
+                let Some(sq) = board.at(file, row) else {
                     out.push_str("   ");
                     continue;
                 };
                 let glyph = match position.at(sq) {
                     Some(side) => piece(side, style),
-                    None if sq.is_rosette() => style.paint(style.pick("✿", "*"), Paint::Dim),
+                    None if board.is_rosette(sq) => style.paint(style.pick("✿", "*"), Paint::Dim),
                     None => style.paint(style.pick("·", "."), Paint::Dim),
                 };
                 let (l, r) = if landed[sq.cell()] {
@@ -269,7 +280,6 @@ impl Engine for Ur {
             out = out.trim_end().to_owned();
             out.push('\n');
         }
-        let _ = variant;
         let marks: Vec<String> = last
             .iter()
             .filter(|e| e.mv.is_some())
@@ -302,18 +312,21 @@ impl Engine for Ur {
             route.len(),
             route.len()
         );
-        out.push_str("     a  b  c  d  e  f  g  h\n");
+        let board = variant.board();
+        out.push_str(&file_letters(board));
+        out.push('\n');
         for row in [3u8, 2, 1] {
             out.push_str(&format!("  {row} "));
-            for file in 0..8u8 {
-                let cell =
-                    Square::at(file, row).and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
+            for file in 0..board.row_width(2) {
+                let cell = board
+                    .at(file, row)
+                    .and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
                 match cell {
-                    Some((sq, s)) if sq.is_rosette() => {
+                    Some((sq, s)) if board.is_rosette(sq) => {
                         out.push_str(&format!("{s:>2}{}", style.pick("✿", "*")));
                     }
                     Some((_, s)) => out.push_str(&format!("{s:>2} ")),
-                    None if Square::at(file, row).is_some() => out.push_str(" - "),
+                    None if board.at(file, row).is_some() => out.push_str(" - "),
                     None => out.push_str("   "),
                 }
             }
