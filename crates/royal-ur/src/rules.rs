@@ -108,7 +108,7 @@ impl Position {
             out.push_if(Move { from: HAND, to }, blocked & (1 << to) == 0);
         }
         let mut steps = if LAPS {
-            let lap = self.laps & (own >> 6) as u8;
+            let lap = self.laps() & (own >> 6) as u8;
             t.steps_of(own & !(u32::from(lap) << 6)) | t.lap_steps(lap)
         } else if WIDE {
             t.steps_of_wide(own)
@@ -188,10 +188,10 @@ impl Position {
                 flags.captures = true;
             }
             next.boards[me] |= bit;
-            flags.rosette = self.shape.rosette_mask() & bit != 0;
+            flags.rosette = self.shape().rosette_mask() & bit != 0;
         }
         if variant.path().revisits() {
-            next.laps = self.laps_after(variant.path(), roll, mv);
+            next.set_laps(self.laps_after(variant.path(), roll, mv));
         }
         if !variant.throws_again(flags) {
             next.side = self.side.other();
@@ -205,7 +205,7 @@ impl Position {
     #[inline(never)]
     fn laps_after(&self, path: Path, roll: u8, mv: Move) -> u8 {
         let t = path.table(self.side);
-        let mut laps = self.laps;
+        let mut laps = self.laps();
         let from_step = match mv.from() {
             Place::Square(sq) => {
                 let step = self.step_at(self.side, sq, path).unwrap_or(0);
@@ -307,7 +307,7 @@ impl Position {
                 } else {
                     match self.at(sq) {
                         Some(s) if s == self.side => Refusal::OwnPiece,
-                        Some(_) if self.shape.is_rosette(sq) && variant.safe_rosettes() => {
+                        Some(_) if self.shape().is_rosette(sq) && variant.safe_rosettes() => {
                             Refusal::SafeRosette
                         }
                         _ => Refusal::BadMove,
