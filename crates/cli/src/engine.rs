@@ -18,7 +18,7 @@ pub trait Engine: Ladder + Notation<Variant: ReadRules + Default> {
     /// What the game calls a capture in statistics: `captures` or `swaps`.
     const CAPTURE_WORD: &'static str;
     /// The lowest roll a question may name (a question's highest is the
-    /// record's, [`Notation::MAX_ROLL`]).
+    /// record's, [`Notation::max_roll`]).
     const ROLL_MIN: u8;
 
     /// A player the computer runs: the game's ladder bot, or more.

@@ -299,9 +299,9 @@ fn recognise(text: &str, name: &str) -> Result<GameName, Refused> {
             name,
             "bad_record",
             format!(
-                "line 1 names no rule set of either game: {rules:?} (the names are finkel and \
-                 masters, kendall and skyruk, or every field spelled out in order; give --game \
-                 to hear what one game makes of it)"
+                "line 1 names no rule set of either game: {rules:?} (the names are finkel, \
+                 masters, blitz and aseb, kendall and skyruk, or every field spelled out in \
+                 order; give --game to hear what one game makes of it)"
             ),
         )
         .why("rules")
@@ -334,7 +334,7 @@ fn replay_game<E: Engine>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcom
 fn at<E: Engine>(a: &cli::RollArgs) -> Outcome<(E::Variant, E::Position, u8)> {
     let variant = variant::<E>(a.rules.as_deref())?;
     let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
-    let roll = query::check_roll::<E>(a.roll)?;
+    let roll = query::check_roll::<E>(&variant, a.roll)?;
     Ok((variant, position, roll))
 }
 

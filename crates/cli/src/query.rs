@@ -231,18 +231,16 @@ pub fn inconsistency<E: Engine>(
 /// # Errors
 ///
 /// `roll` when the dice cannot make it.
-pub fn check_roll<E: Engine>(roll: u8) -> Result<u8, Refused> {
+pub fn check_roll<E: Engine>(variant: &E::Variant, roll: u8) -> Result<u8, Refused> {
     let low = E::ROLL_MIN;
-    if (low..=E::MAX_ROLL).contains(&roll) {
+    let high = E::max_roll(variant);
+    if (low..=high).contains(&roll) {
         Ok(roll)
     } else {
         Err(Refused::new(
             "--roll",
             "roll",
-            format!(
-                "{roll} is not a roll of this game; rolls are {low} to {}",
-                E::MAX_ROLL
-            ),
+            format!("{roll} is not a roll of these rules; rolls are {low} to {high}"),
         )
         .detail("roll", roll))
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use dice_core::{Faces, Game, LogEntry, Side};
 use royal_ur::{
-    Flags, LEVEL_TOP, MoveInfo, Place, Position, Route, Square, Ur, Variant, display_entry,
+    BoardShape, Flags, LEVEL_TOP, MoveInfo, Place, Position, Square, Ur, Variant, display_entry,
 };
 use serde_json::{Map, Value, json};
 
@@ -52,8 +52,16 @@ const ROSETTE: Glyph = Glyph::new("✿", "*");
 
 /// A square's number on the drawn board: its cell.
 fn square_number(sq: Square) -> u8 {
-    // Twenty cells: the number fits.
+    // At most 26 cells (the aseb board's): the number fits.
     sq.cell() as u8
+}
+
+/// The files above a board: `     a  b  c … h` (the aseb board to `l`).
+fn file_letters(board: BoardShape) -> String {
+    let files: Vec<String> = (0..board.row_width(2))
+        .map(|f| char::from(b'a' + f).to_string())
+        .collect();
+    format!("     {}", files.join("  "))
 }
 
 fn place_words(place: Place) -> String {
@@ -78,9 +86,11 @@ impl Engine for Ur {
         vec![Variant::FINKEL, Variant::MASTERS]
     }
 
+    /// Reads the position in the rule set's text: the aseb board's rows,
+    /// or second visits on murray's and skiriuk's paths (the reference's
+    /// text under its own rule sets).
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
-        let _ = variant;
-        Position::parse(text).map_err(|e| {
+        Position::parse_for(text, variant).map_err(|e| {
             Refused::new(
                 input,
                 e.code(),
@@ -106,8 +116,8 @@ impl Engine for Ur {
         position.to_string()
     }
 
-    fn key_text(position: &Position, _variant: &Variant) -> String {
-        position.key().to_string()
+    fn key_text(position: &Position, variant: &Variant) -> String {
+        position.key_text(variant)
     }
 
     fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
@@ -178,7 +188,14 @@ impl Engine for Ur {
             text.push_str(&format!(", capturing a {} piece", side.other()));
         }
         if entry.flags.rosette {
-            text.push_str("; it lands on a rosette and throws again");
+            text.push_str("; it lands on a rosette");
+        }
+        if variant.throws_again(entry.flags) {
+            text.push_str(if entry.flags.rosette {
+                " and throws again"
+            } else {
+                ", and throws again"
+            });
         }
         text.push('.');
         text
@@ -207,20 +224,23 @@ impl Engine for Ur {
         }
     }
 
-    /// Three rows of eight files, light's near row at the bottom; each
-    /// side's line beside its own row.
-    fn board(_variant: &Variant, position: &Position) -> Board {
-        let mut rows = vec![Row::label("     a  b  c  d  e  f  g  h")];
+    /// Three rows (of eight files, or twelve on the aseb board), light's
+    /// near row at the bottom; each side's line beside its own row.
+    fn board(variant: &Variant, position: &Position) -> Board {
+        let board = variant.board();
+        let mut rows = vec![Row::label(file_letters(board))];
         for row in [3u8, 2, 1] {
             let mut cells = vec![Cell::Label(format!("  {row} "))];
-            cells.extend((0..8u8).map(|file| match Square::at(file, row) {
-                Some(sq) => Cell::Square {
-                    at: square_number(sq),
-                    piece: position.at(sq),
-                    empty: if sq.is_rosette() { ROSETTE } else { DOT },
-                },
-                None => Cell::Gap,
-            }));
+            cells.extend(
+                (0..board.row_width(2)).map(|file| match board.at(file, row) {
+                    Some(sq) => Cell::Square {
+                        at: square_number(sq),
+                        piece: position.at(sq),
+                        empty: if board.is_rosette(sq) { ROSETTE } else { DOT },
+                    },
+                    None => Cell::Gap,
+                }),
+            );
             let beside = match row {
                 3 => Beside::Side(Side::Dark),
                 1 => Beside::Side(Side::Light),
@@ -269,24 +289,27 @@ impl Engine for Ur {
     }
 
     fn draw_route(variant: &Variant, side: Side, style: &Style) -> String {
-        let route: Route = variant.route();
+        let route = variant.path();
         let mut out = format!(
             "{side}'s route ({} steps; home after step {}):\n",
             route.len(),
             route.len()
         );
-        out.push_str("     a  b  c  d  e  f  g  h\n");
+        let board = variant.board();
+        out.push_str(&file_letters(board));
+        out.push('\n');
         for row in [3u8, 2, 1] {
             out.push_str(&format!("  {row} "));
-            for file in 0..8u8 {
-                let cell =
-                    Square::at(file, row).and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
+            for file in 0..board.row_width(2) {
+                let cell = board
+                    .at(file, row)
+                    .and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
                 match cell {
-                    Some((sq, s)) if sq.is_rosette() => {
+                    Some((sq, s)) if board.is_rosette(sq) => {
                         out.push_str(&format!("{s:>2}{}", style.pick("✿", "*")));
                     }
                     Some((_, s)) => out.push_str(&format!("{s:>2} ")),
-                    None if Square::at(file, row).is_some() => out.push_str(" - "),
+                    None if board.at(file, row).is_some() => out.push_str(" - "),
                     None => out.push_str("   "),
                 }
             }

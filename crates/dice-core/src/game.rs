@@ -701,7 +701,7 @@ impl<R: Notation> Game<R> {
         if self.roll.is_none() {
             return Err(PlayError::NoRoll);
         }
-        let mv = text.parse::<R::Move>().map_err(|why| PlayError::BadMove {
+        let mv = R::parse_move(&self.variant, text).map_err(|why| PlayError::BadMove {
             text: text.to_owned(),
             why,
         })?;

@@ -17,42 +17,47 @@ use crate::{Rules, Side};
 /// A [`Game`](crate::Game) writes and replays records, so it needs both
 /// traits; code that only plays (walks, searches) needs only [`Rules`].
 pub trait Notation: Rules {
-    /// The highest roll a turn line may state (one decimal digit). A line
-    /// stating more is not a turn line (`turn`).
-    const MAX_ROLL: u8;
+    /// The highest roll a turn line may state under `variant` (one decimal
+    /// digit). A line stating more is not a turn line (`turn`).
+    fn max_roll(variant: &Self::Variant) -> u8;
 
-    /// How many faces a turn line may write (digits `0` and `1`). A line
-    /// writing another count is not a turn line (`turn`); a count in this
-    /// range that is not the rule set's dice is a `faces` error.
-    const FACES_LEN: RangeInclusive<usize>;
+    /// How many faces a turn line may write under `variant` (digits `0` and
+    /// `1`). A line writing another count is not a turn line (`turn`); a
+    /// count in this range that is not the rule set's dice is a `faces`
+    /// error.
+    fn faces_len(variant: &Self::Variant) -> RangeInclusive<usize>;
 
     /// Game set-up that is not the rules and not the first side but belongs
     /// in the record (Senet's seat for light). `()` when there is none.
     type Extra: Clone + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
 
     /// Who throws after a record's turn line, judged from the line alone:
-    /// the side, the roll and the move (`None` for a lost turn).
+    /// the side, the roll and the move (`None` for a lost turn). `None`
+    /// when the line alone cannot tell (a move that may or may not have
+    /// captured, under a rule set where a capture throws again): the parser
+    /// then lets either side follow, and replaying checks the side against
+    /// the game.
     fn next_in_record(
         variant: &Self::Variant,
         side: Side,
         roll: u8,
         mv: Option<Self::Move>,
-    ) -> Side;
+    ) -> Option<Side>;
 
     /// Why [`Notation::next_in_record`] names the side it does, in words
     /// that follow a turn line in a message (`line 10, "…", lands on a
     /// rosette, so the same side throws again`). The default says only
-    /// whether the turn stays or passes.
+    /// whether the turn stays or passes (or may do either).
     fn next_in_record_why(
         variant: &Self::Variant,
         side: Side,
         roll: u8,
         mv: Option<Self::Move>,
     ) -> &'static str {
-        if Self::next_in_record(variant, side, roll, mv) == side {
-            "keeps the turn"
-        } else {
-            "passes the turn"
+        match Self::next_in_record(variant, side, roll, mv) {
+            Some(next) if next == side => "keeps the turn",
+            Some(_) => "passes the turn",
+            None => "may keep or pass the turn",
         }
     }
 

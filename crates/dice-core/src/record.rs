@@ -585,9 +585,13 @@ impl<R: Notation> Record<R> {
         }
 
         let dice = R::dice(&variant);
+        let max_roll = R::max_roll(&variant);
+        let faces_len = R::faces_len(&variant);
         let mut turns: Vec<Turn<R>> = Vec::new();
         let mut result: Option<(usize, RecordResult)> = None;
-        let mut expected = first;
+        // Who throws next; `None` when the line before cannot tell (the
+        // replay checks it against the game).
+        let mut expected = Some(first);
         // Why `expected` throws next: the line before and what it did.
         let mut because: Option<(usize, &str, &'static str)> = None;
         let mut counter = opening;
@@ -622,7 +626,7 @@ impl<R: Notation> Record<R> {
                     continue;
                 }
             }
-            let turn = turn_line(text, R::MAX_ROLL, &R::FACES_LEN).map_err(|why| {
+            let turn = turn_line(text, max_roll, &faces_len).map_err(|why| {
                 line_error(line, text, RecordErrorKind::Turn, || {
                     format!(
                         "line {line} is not a turn line (N. S R[ FACES]: MOVE): {why}: {}",
@@ -640,7 +644,9 @@ impl<R: Notation> Record<R> {
                     ),
                 ));
             }
-            if turn.side != expected {
+            if let Some(expected) = expected
+                && turn.side != expected
+            {
                 let why = match because {
                     Some((at, before, what)) => format!("line {at}, {}, {what}", quoted(before)),
                     None => format!("{expected} moves first ([first {expected}] on line 2)"),
@@ -712,7 +718,7 @@ impl<R: Notation> Record<R> {
             counter += 1;
             let mv = match turn.mv {
                 "-" => None,
-                written => Some(match written.parse::<R::Move>() {
+                written => Some(match R::parse_move(&variant, written) {
                     Ok(mv) if mv.to_string() == written => mv,
                     Ok(mv) => {
                         return Err(fail(

@@ -69,15 +69,16 @@ impl Status {
 }
 
 /// One roll the dice can make, and how likely it is: `weight` of the
-/// `denominator` equally likely throws make it.
+/// `denominator` equally likely throws make it. Both are 16-bit, so that
+/// eight two-sided dice (256 equally likely throws) fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct Chance {
     /// The roll.
     pub roll: u8,
     /// How many of the equally likely throws give it.
-    pub weight: u8,
+    pub weight: u16,
     /// How many equally likely throws there are.
-    pub denominator: u8,
+    pub denominator: u16,
 }
 
 impl Chance {
@@ -159,6 +160,18 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 
     /// How many dice (or sticks) one throw uses.
     fn dice(variant: &Self::Variant) -> u8;
+
+    /// Reads a move's text under `variant` (records and play by text use
+    /// it). The default is the move's [`FromStr`]; a game whose rule sets
+    /// name different places (boards of another shape) reads them here.
+    ///
+    /// # Errors
+    ///
+    /// The game's [`Rules::MoveError`] for text that is not a move.
+    fn parse_move(variant: &Self::Variant, text: &str) -> Result<Self::Move, Self::MoveError> {
+        let _ = variant;
+        text.parse()
+    }
 
     /// What a throw with these faces is worth.
     fn roll(variant: &Self::Variant, faces: Faces) -> u8;

@@ -148,6 +148,25 @@ pub trait ReadRules: Default {
     /// [`VariantError::UnknownField`] when there is no such field,
     /// [`VariantError::BadValue`] when it does not take the value.
     fn with_field(self, field: &str, value: &str) -> Result<Self, VariantError>;
+
+    /// The rule set that `fields` (each `name=value` once, in the order
+    /// given) make of the default one. The default sets them one by one
+    /// with [`ReadRules::with_field`]; a game whose fields depend on each
+    /// other (one field's allowed values on another's) reads them all
+    /// before it judges any combination, so that their order does not
+    /// matter.
+    ///
+    /// # Errors
+    ///
+    /// As [`ReadRules::with_field`], or [`VariantError::Clash`] when the
+    /// fields together make no rule set.
+    fn from_fields(fields: &[(&str, &str)]) -> Result<Self, VariantError> {
+        fields
+            .iter()
+            .try_fold(Self::default(), |v, &(field, value)| {
+                v.with_field(field, value)
+            })
+    }
 }
 
 /// Reads rules as a person writes them, the same way for every game: a
@@ -174,9 +193,7 @@ pub trait ReadRules: Default {
 pub fn read_rules<V: ReadRules>(text: &str) -> Result<V, VariantError> {
     match read_rules_text(text) {
         Ok(RulesText::Name(name)) => V::named(name),
-        Ok(RulesText::Fields(fields)) => fields
-            .into_iter()
-            .try_fold(V::default(), |v, (field, value)| v.with_field(field, value)),
+        Ok(RulesText::Fields(fields)) => V::from_fields(&fields),
         Err(RulesTextError::Repeated(field)) => Err(VariantError::RepeatedField(field)),
         Err(RulesTextError::NotAField(word)) => Err(VariantError::UnknownField {
             field: word,

@@ -270,7 +270,7 @@ impl Rules for Toy {
     }
 
     fn chances(variant: &ToyVariant) -> &'static [Chance] {
-        const fn c(roll: u8, weight: u8, denominator: u8) -> Chance {
+        const fn c(roll: u8, weight: u16, denominator: u16) -> Chance {
             Chance {
                 roll,
                 weight,
@@ -426,15 +426,26 @@ impl Ladder for Toy {
 }
 
 impl Notation for Toy {
-    const MAX_ROLL: u8 = 4;
-    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
     type Extra = ();
 
-    fn next_in_record(variant: &ToyVariant, side: Side, _roll: u8, mv: Option<ToyMove>) -> Side {
-        match mv {
+    fn max_roll(_: &ToyVariant) -> u8 {
+        4
+    }
+
+    fn faces_len(_: &ToyVariant) -> std::ops::RangeInclusive<usize> {
+        3..=4
+    }
+
+    fn next_in_record(
+        variant: &ToyVariant,
+        side: Side,
+        _roll: u8,
+        mv: Option<ToyMove>,
+    ) -> Option<Side> {
+        Some(match mv {
             Some(mv) if mv.to == variant.bonus() => side,
             _ => side.other(),
-        }
+        })
     }
 
     fn spelled_out(variant: &ToyVariant) -> String {

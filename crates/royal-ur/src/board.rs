@@ -2,7 +2,7 @@
 
 use dice_core::{Ending, MoveList, NothingToUndo, Side, Status};
 
-use crate::{Key, Move, MoveInfo, Position, ROLL_MAX, Refusal, Variant};
+use crate::{Key, Move, MoveInfo, Position, Refusal, Variant};
 
 /// A position under a rule set, with a ply count and an undo stack, and no
 /// dice: the caller says what each roll is. It has the game's semantics
@@ -82,14 +82,23 @@ pub enum NewBoardError {
         /// The rule set's pieces a side.
         pieces: u8,
     },
+    /// The position is on another board than the rule set plays on.
+    #[error("the position {position} is on the {} board, but the rules play on the {rules} board", .position.shape())]
+    WrongBoard {
+        /// The position given.
+        position: Position,
+        /// The rule set's board.
+        rules: crate::BoardShape,
+    },
 }
 
 impl NewBoardError {
-    /// The contract word, `inconsistent` (as the game's own set-up error).
+    /// The contract word, `inconsistent` (as the game's own set-up error),
+    /// for both.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
-            NewBoardError::Inconsistent { .. } => "inconsistent",
+            NewBoardError::Inconsistent { .. } | NewBoardError::WrongBoard { .. } => "inconsistent",
         }
     }
 }
@@ -101,9 +110,15 @@ pub enum ApplyError {
     /// The game is over: won, or drawn at the ply cap.
     #[error("the game is over")]
     GameOver,
-    /// A roll above [`ROLL_MAX`].
-    #[error("a roll is a whole number from 0 to 4, not {0}")]
-    Roll(u8),
+    /// A roll above the rule set's limit ([`Variant::roll_limit`]: 4, or
+    /// the dice's highest roll when that is more).
+    #[error("a roll is a whole number from 0 to {max}, not {roll}")]
+    Roll {
+        /// The roll given.
+        roll: u8,
+        /// The highest roll these rules allow.
+        max: u8,
+    },
     /// The move is not legal for the roll here.
     #[error("{mv} is not legal for a roll of {roll}: {refusal}")]
     Refused {
@@ -123,7 +138,7 @@ impl ApplyError {
     pub const fn code(&self) -> &'static str {
         match self {
             ApplyError::GameOver => "game_over",
-            ApplyError::Roll(_) => "bad_roll",
+            ApplyError::Roll { .. } => "bad_roll",
             ApplyError::Refused { refusal, .. } => refusal.code(),
         }
     }
@@ -151,8 +166,9 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// [`NewBoardError::Inconsistent`] when the position does not hold the
-    /// rule set's pieces (see [`Position::is_consistent`]).
+    /// [`NewBoardError::WrongBoard`] for a position on another board than
+    /// the rule set's, and [`NewBoardError::Inconsistent`] when it does not
+    /// hold the rule set's pieces (see [`Position::is_consistent`]).
     pub fn new(
         variant: Variant,
         position: Position,
@@ -160,6 +176,12 @@ impl Board {
         ply: u32,
     ) -> Result<Board, NewBoardError> {
         let position = position.with_side(first.unwrap_or(position.side()));
+        if position.shape() != variant.board() {
+            return Err(NewBoardError::WrongBoard {
+                position,
+                rules: variant.board(),
+            });
+        }
         if !position.is_consistent(variant.pieces()) {
             return Err(NewBoardError::Inconsistent {
                 position,
@@ -256,7 +278,7 @@ impl Board {
 
     /// The legal moves for `roll` in the reference order (see
     /// [`Position::legal_into`]): none once the game is over, and none for a
-    /// roll of 0 or above 4. [`Position::move_infos`] gives their details.
+    /// roll of 0 or above the rule set's limit. [`Position::move_infos`] gives their details.
     #[must_use]
     pub fn moves(&self, roll: u8) -> MoveList<Move> {
         if self.is_over() {
@@ -272,15 +294,16 @@ impl Board {
     /// # Errors
     ///
     /// Nothing changes, and the error says why: [`ApplyError::GameOver`],
-    /// [`ApplyError::Roll`] for a roll above 4, or [`ApplyError::Refused`]
+    /// [`ApplyError::Roll`] for a roll above the rule set's limit, or [`ApplyError::Refused`]
     /// with the reference's reason for a move [`Board::moves`] does not
     /// list (a roll of 0 lists none).
     pub fn apply(&mut self, roll: u8, mv: Move) -> Result<MoveInfo, ApplyError> {
         if self.is_over() {
             return Err(ApplyError::GameOver);
         }
-        if roll > ROLL_MAX {
-            return Err(ApplyError::Roll(roll));
+        let max = self.variant.roll_limit();
+        if roll > max {
+            return Err(ApplyError::Roll { roll, max });
         }
         let refused = || ApplyError::Refused {
             refusal: self.position.refusal(&self.variant, roll, mv),
@@ -292,15 +315,15 @@ impl Board {
         }
         let (info, next) = self
             .position
-            .play_listed(self.variant.route(), roll, mv)
+            .play_listed(&self.variant, roll, mv)
             .ok_or_else(refused)?;
         self.push(next);
         Ok(info)
     }
 
     /// Loses the turn: the other side moves and the ply goes up by one,
-    /// whatever moves the side had (an extra roll earned on a rosette
-    /// included).
+    /// whatever moves the side had (an extra roll earned on a rosette or by
+    /// a capture included).
     ///
     /// # Errors
     ///

@@ -5,7 +5,7 @@
 use dice_core::{BotError, Cutoff, Ladder, SearchInfo, SearchOptions, Side, Tie};
 use serde::Serialize;
 
-use crate::{Move, Position, Route, Ur, Variant};
+use crate::{Move, Path, Position, Ur, Variant};
 
 /// The bot's default node budget.
 pub const BUDGET_DEFAULT: u64 = 1_000_000;
@@ -42,26 +42,31 @@ pub enum Rung {
     },
 }
 
-/// The rung of `level` (1..4) on `route`'s ladder.
+/// The rung of `level` (1..4) on `path`'s ladder. The reference has two
+/// ladders, one for each of its routes (bell's path, short, and masters',
+/// long); aseb's path, whose shared lane both sides reach at the same
+/// steps as on bell's, takes bell's weights, and murray's and skiriuk's,
+/// which begin as masters' path does, take masters' (the two compared, and
+/// the ladder's figures under blitz and aseb, in `docs/royal-ur-stats.md`).
 ///
-/// | level | short (finkel) | long (masters) |
-/// |---|---|---|
-/// | 1 | greedy | greedy |
-/// | 2 | depth 2, {exposed 16, rosette 16, entry 8} | depth 2, {exposed 16} |
-/// | 3 | depth 3, same weights | depth 3, {exposed 16} |
-/// | 4 | depth 4, same weights | depth 4, {exposed 16} |
+/// | level | bell (finkel) | masters, murray, skiriuk | aseb |
+/// |---|---|---|---|
+/// | 1 | greedy | greedy | greedy |
+/// | 2 | depth 2, {exposed 16, rosette 16, entry 8} | depth 2, {exposed 16} | depth 2, {exposed 16, rosette 16, entry 8} |
+/// | 3 | depth 3, same weights | depth 3, {exposed 16} | depth 3, same weights |
+/// | 4 | depth 4, same weights | depth 4, {exposed 16} | depth 4, same weights |
 ///
 /// # Errors
 ///
 /// [`BotError::Level`] outside 1..4.
-pub fn rung(level: u8, route: Route) -> Result<Rung, BotError> {
-    let weights = match route {
-        Route::Short => Weights {
+pub fn rung(level: u8, path: Path) -> Result<Rung, BotError> {
+    let weights = match path {
+        Path::Bell | Path::Aseb => Weights {
             exposed: 16,
             rosette: 16,
             entry: 8,
         },
-        Route::Long => Weights {
+        Path::Masters | Path::Murray | Path::Skiriuk => Weights {
             exposed: 16,
             rosette: 0,
             entry: 0,
@@ -81,18 +86,21 @@ pub fn rung(level: u8, route: Route) -> Result<Rung, BotError> {
 }
 
 /// The index of the greedy move among `moves` (in the reference order): the
-/// last capturing move if there is one, else the last move onto a rosette,
-/// else the last move. `None` when there are none.
+/// last capturing move if there is one, else the last move onto a rosette
+/// (of the position's board), else the last move. `None` when there are
+/// none.
 #[must_use]
 pub fn greedy(position: &Position, moves: &[Move]) -> Option<usize> {
     let last = |f: &dyn Fn(&Move) -> bool| moves.iter().rposition(f);
     let enemy = position.board_mask(position.side().other());
-    last(&|m| match m.to() {
-        crate::Place::Square(sq) => enemy & (1 << sq.cell()) != 0,
+    let shape = position.shape();
+    let lands = |m: &Move, mask: u32| match m.to() {
+        crate::Place::Square(sq) => mask & (1 << sq.cell()) != 0,
         _ => false,
-    })
-    .or_else(|| last(&|m| m.lands_on_rosette()))
-    .or_else(|| moves.len().checked_sub(1))
+    };
+    last(&|m| lands(m, enemy))
+        .or_else(|| last(&|m| lands(m, shape.rosette_mask())))
+        .or_else(|| moves.len().checked_sub(1))
 }
 
 /// The sixteenths of the chance of rolling exactly `d` (0 when it cannot be
@@ -105,46 +113,48 @@ fn chance16(variant: &Variant, d: u8) -> i64 {
         .map_or(0, |c| i64::from(c.weight) * 16 / i64::from(c.denominator))
 }
 
+/// The sum of the steps set in a step mask.
+fn step_sum(mut steps: u32) -> i64 {
+    let mut sum = 0i64;
+    while steps != 0 {
+        sum += i64::from(steps.trailing_zeros());
+        steps &= steps - 1;
+    }
+    sum
+}
+
 /// The position's value for `side` under `variant`, in sixteenths of a
 /// step, integers only.
 ///
-/// * progress = Σ steps of the side's pieces on the board + home × (len+1);
-///   `v = 16 × (progress(side) − progress(other))`;
+/// * progress = Σ steps of the side's pieces on the board (each at the
+///   visit it is on) + home × (len+1); `v = 16 × (progress(side) −
+///   progress(other))`;
 /// * `v −= trunc(exposed × (exposure(side) − exposure(other)) / 16)`, where a
-///   piece at own step `s` on a shared cell, not on a safe rosette, adds
-///   `min(16, Σ chance16(d)) × s` over the distances `d` = 1..4 from which an
-///   enemy piece (or the enemy's hand, for a cell at the enemy's step `d`)
-///   could hit it;
+///   piece at own step `s` on a shared square, not on a safe rosette, adds
+///   `min(16, Σ chance16(d)) × s` over the distances `d` = 1..(the highest
+///   roll) from which an enemy piece (or the enemy's hand, for a square at
+///   the enemy's step `d`) could hit it, counting each enemy step of the
+///   square (two on the squares murray's and skiriuk's paths visit twice);
 /// * `v += rosette × (held(side) − held(other))`, held = pieces on shared
 ///   rosettes;
 /// * `v −= entry × (hand(side) − hand(other))`.
+///
+/// Under the reference's rule sets (at most 4 a roll, no square visited
+/// twice) this is the reference's evaluation, term by term.
 #[must_use]
-#[allow(
-    clippy::indexing_slicing,
-    reason = "hot path (every leaf of a search); `m` is masked by `t.mask`, whose cells are \
-              below 20, the length of `step`"
-)]
 pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &Weights) -> i64 {
-    let route = variant.route();
+    let path = variant.path();
     let other = side.other();
-    let len = i64::from(route.len());
-    let progress = |s: Side| {
-        let t = route.table(s);
-        let mut m = position.board_mask(s) & t.mask;
-        let mut sum = 0i64;
-        while m != 0 {
-            sum += i64::from(t.step[m.trailing_zeros() as usize & 31]);
-            m &= m - 1;
-        }
-        sum + i64::from(position.home(s)) * (len + 1)
-    };
+    let len = i64::from(path.len());
+    let progress =
+        |s: Side| step_sum(position.step_mask(s, path)) + i64::from(position.home(s)) * (len + 1);
     let mut v = 16 * (progress(side) - progress(other));
     if weights.exposed != 0 {
         let diff = exposure(position, side, variant) - exposure(position, other, variant);
         v -= weights.exposed * diff / 16;
     }
     if weights.rosette != 0 {
-        let shared_rosettes = route.shared_mask() & crate::square::ROSETTE_MASK;
+        let shared_rosettes = path.shared_mask() & position.shape().rosette_mask();
         let held = |s: Side| i64::from((position.board_mask(s) & shared_rosettes).count_ones());
         v += weights.rosette * (held(side) - held(other));
     }
@@ -156,38 +166,45 @@ pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &We
 
 #[allow(
     clippy::indexing_slicing,
-    reason = "hot path (every leaf of a search); `cell` comes from a board mask (cells below \
-              20, the length of `step`), and `from` is 1..=15 because a step `es` is at most \
-              16, inside the 18 entries of `cell`"
+    reason = "hot path (every leaf of a search); `cell` comes from a board mask (squares \
+              below 32, the length of `step` and `step2`)"
 )]
 fn exposure(position: &Position, side: Side, variant: &Variant) -> i64 {
-    let route = variant.route();
-    let mine = route.table(side);
-    let theirs = route.table(side.other());
-    let enemy = position.board_mask(side.other());
+    let path = variant.path();
+    let mine = path.table(side);
+    let theirs = path.table(side.other());
+    let second = position.second_visit_mask();
+    let enemy = position.step_mask(side.other(), path);
     let enemy_hand = position.hand(side.other()) > 0;
-    let mut m = position.board_mask(side) & route.shared_mask();
+    let mut m = position.board_mask(side) & path.shared_mask();
     if variant.safe_rosettes() {
-        m &= !crate::square::ROSETTE_MASK;
+        m &= !position.shape().rosette_mask();
     }
+    let reach = variant.max_roll();
     let mut sum = 0i64;
     while m != 0 {
         let cell = m.trailing_zeros() as usize & 31;
         m &= m - 1;
-        let s = i64::from(mine.step[cell]);
-        let es = i64::from(theirs.step[cell]);
+        let s = i64::from(if second & (1 << cell) != 0 {
+            mine.step2[cell]
+        } else {
+            mine.step[cell]
+        });
         let mut threat = 0i64;
-        for d in 1..=4u8 {
-            let from = es - i64::from(d);
-            let counts = if from == 0 {
-                enemy_hand
-            } else if from >= 1 {
-                enemy & (1 << (theirs.cell[from as usize & 31] & 31)) != 0
-            } else {
-                false
-            };
-            if counts {
-                threat += chance16(variant, d);
+        for es in [theirs.step[cell], theirs.step2[cell]] {
+            if es == 0 {
+                continue;
+            }
+            for d in 1..=reach {
+                let from = i64::from(es) - i64::from(d);
+                let counts = if from == 0 {
+                    enemy_hand
+                } else {
+                    from >= 1 && enemy & (1 << (from & 31)) != 0
+                };
+                if counts {
+                    threat += chance16(variant, d);
+                }
             }
         }
         sum += threat.min(16) * s;
@@ -225,8 +242,8 @@ pub fn search(
 
 /// A player on the ladder of spec §17 (dice-core's [`Bot`](dice_core::Bot)
 /// on the Royal Game of Ur's [`Ladder`]): level 1 is greedy, levels 2..4
-/// search 2..4 plies with the route's weights; the budget is 1,000,000
-/// nodes unless given.
+/// search 2..4 plies with the path's weights ([`rung`]); the budget is
+/// 1,000,000 nodes unless given.
 ///
 /// ```
 /// use dice_core::Side;
@@ -254,7 +271,7 @@ impl Ladder for Ur {
         roll: u8,
     ) -> Option<Thought> {
         let moves = position.legal(variant, roll);
-        match rung(level, variant.route()).ok()? {
+        match rung(level, variant.path()).ok()? {
             Rung::Greedy => Thought::unsearched(&moves, level, greedy(position, &moves)?),
             Rung::Search { depth, weights } => {
                 let info = search(variant, position, roll, depth, budget, &weights);

@@ -28,6 +28,9 @@ pub type Game = dice_core::Game<Ur>;
 pub trait GameExt {
     /// The key of the current position.
     fn key(&self) -> Key;
+    /// The key as text: 12 hex digits, or 14 under the murray and skiriuk
+    /// paths (see [`Position::key_text`]).
+    fn key_text(&self) -> String;
     /// Who stands on a square.
     fn at(&self, square: Square) -> Option<Side>;
     /// How many of a side's pieces wait in hand.
@@ -43,6 +46,10 @@ pub trait GameExt {
 impl GameExt for Game {
     fn key(&self) -> Key {
         self.position().key()
+    }
+
+    fn key_text(&self) -> String {
+        self.position().key_text(self.variant())
     }
 
     fn at(&self, square: Square) -> Option<Side> {
@@ -120,7 +127,8 @@ impl NewFromPositionError {
     }
 }
 
-/// A game from a position string: its side moves first unless `first` names
+/// A game from a position string (in `variant`'s text, see
+/// [`Position::parse_for`]): its side moves first unless `first` names
 /// another, and nothing is thrown for the first side.
 ///
 /// # Errors
@@ -134,7 +142,7 @@ pub fn game_from_position(
     position: &str,
     first: Option<Side>,
 ) -> Result<Game, NewFromPositionError> {
-    let position = Position::parse(position)?;
+    let position = Position::parse_for(position, &variant)?;
     let mut setup = Setup::new(dice, variant).with_position(position);
     if let Some(side) = first {
         setup = setup.with_first(side);

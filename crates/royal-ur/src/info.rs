@@ -5,15 +5,15 @@ use std::fmt;
 use dice_core::Side;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use crate::{Flags, Move, Place, Position, Route, Square, Variant, display_move};
+use crate::{BoardShape, Flags, Move, Place, Position, Square, Variant, display_move};
 
 /// Everything the reference says about one legal move: who makes it, for
 /// which roll, from which step of the mover's own route to which, and what
 /// it does.
 ///
-/// Steps count along the mover's route ([`Route`]): 0 is the hand, 1..=len
-/// the squares, and `len + 1` (15 on the short route, 17 on the long) is
-/// home. For a legal move `to_step = from_step + roll`.
+/// Steps count along the mover's path ([`Path`](crate::Path)): 0 is the
+/// hand, 1..=len the squares, and `len + 1` (15 on the short route, 17 on
+/// the long) is home. For a legal move `to_step = from_step + roll`.
 ///
 /// A [`Move`] stays the small wire identity (two places); a `MoveInfo` is
 /// worked out from a position, a rule set and a roll with
@@ -24,8 +24,9 @@ use crate::{Flags, Move, Place, Position, Route, Square, Variant, display_move};
 /// [`display_move`] (`3: a2-d2x*`); [`MoveInfo::trace`] gives the trace
 /// (`5>8x*`). Serialized (for JSON), it is an object with the reference's
 /// fields `side roll from to from_step to_step from_cell to_cell captures
-/// rosette home trace`; the cells are cell indices ([`Square::cell`]), and
-/// `null` for the hand and home where the reference writes -1.
+/// rosette home trace`; the cells are the board's cell indices
+/// ([`BoardShape::cell`]), and `null` for the hand and home where the
+/// reference writes -1.
 ///
 /// ```
 /// use dice_core::Side;
@@ -54,6 +55,7 @@ pub struct MoveInfo {
     from_step: u8,
     to_step: u8,
     flags: Flags,
+    shape: BoardShape,
 }
 
 impl MoveInfo {
@@ -119,8 +121,8 @@ impl MoveInfo {
         self.flags.captures
     }
 
-    /// Whether the piece lands on a rosette (so the same side rolls again);
-    /// never true for a move home.
+    /// Whether the piece lands on a rosette (which throws again when the
+    /// rule set's rosettes do); never true for a move home.
     #[must_use]
     pub const fn rosette(&self) -> bool {
         self.flags.rosette
@@ -164,7 +166,7 @@ impl fmt::Display for MoveInfo {
 
 impl Serialize for MoveInfo {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let cell = |sq: Option<Square>| sq.map(Square::cell);
+        let cell = |sq: Option<Square>| sq.and_then(|sq| self.shape.cell(sq));
         let mut s = serializer.serialize_struct("MoveInfo", 12)?;
         s.serialize_field("side", &self.side)?;
         s.serialize_field("roll", &self.roll)?;
@@ -185,7 +187,7 @@ impl Serialize for MoveInfo {
 impl Position {
     /// The full account of `mv` for `roll` under `variant`, or `None` when
     /// [`Position::legal_into`] would not list it (an illegal move, a roll
-    /// of 0 or above 4, or a game someone has won).
+    /// of 0 or above the rule set's limit, or a game someone has won).
     ///
     /// ```
     /// use dice_core::Side;
@@ -202,8 +204,7 @@ impl Position {
         if !self.legal(variant, roll).contains(&mv) {
             return None;
         }
-        self.play_listed(variant.route(), roll, mv)
-            .map(|(info, _)| info)
+        self.play_listed(variant, roll, mv).map(|(info, _)| info)
     }
 
     /// The full account of every legal move for `roll`, in the order of
@@ -225,11 +226,13 @@ impl Position {
         roll: u8,
     ) -> impl Iterator<Item = MoveInfo> + use<> {
         let legal = self.legal(variant, roll);
-        let route = variant.route();
+        let variant = *variant;
         let position = *self;
         (0..legal.len()).filter_map(move |i| {
             let mv = *legal.get(i)?;
-            position.play_listed(route, roll, mv).map(|(info, _)| info)
+            position
+                .play_listed(&variant, roll, mv)
+                .map(|(info, _)| info)
         })
     }
 
@@ -238,16 +241,16 @@ impl Position {
     /// piece at `from` on its route, which a listed move always has.
     pub(crate) fn play_listed(
         &self,
-        route: Route,
+        variant: &Variant,
         roll: u8,
         mv: Move,
     ) -> Option<(MoveInfo, Position)> {
         let side = self.side();
         let from_step = match mv.from() {
-            Place::Square(sq) => route.step_of(side, sq)?,
+            Place::Square(sq) => self.step_at(side, sq, variant.path())?,
             Place::Hand | Place::Home => 0,
         };
-        let (next, flags) = self.apply_unchecked(mv)?;
+        let (next, flags) = self.apply_unchecked(variant, roll, mv)?;
         let info = MoveInfo {
             side,
             roll,
@@ -255,6 +258,7 @@ impl Position {
             from_step,
             to_step: from_step.saturating_add(roll),
             flags,
+            shape: self.shape(),
         };
         Some((info, next))
     }

@@ -6,7 +6,15 @@
 /// Bits `2c..2c+1` hold the piece on cell `c` (0 empty, 1 light, 2 dark),
 /// bits 40..42 light's home count, bits 43..45 dark's and bit 46 the side to
 /// move (1 = dark). Hands are not in the key (they follow from the rest when
-/// the position is consistent).
+/// the position is consistent). The cells are the board's
+/// ([`BoardShape::cell`](crate::BoardShape::cell)): on the aseb board
+/// `a1..d1`, `a2..l2`, `a3..d3`, so its keys share the standard board's
+/// space and mean something only under their rule set.
+///
+/// Under the murray and skiriuk paths bits 47..53 say which of `a2..g2`
+/// hold a piece on its second visit (bit `47 + f` for file `f`), and the
+/// key is written with 14 digits ([`Position::key_text`](crate::Position::key_text));
+/// elsewhere those bits are 0.
 ///
 /// ```
 /// use royal_ur::Position;

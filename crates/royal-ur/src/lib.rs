@@ -19,10 +19,11 @@ mod game;
 mod info;
 mod key;
 mod moves;
+mod path;
 mod position;
 mod refusal;
-mod route;
 mod rules;
+mod shape;
 mod square;
 mod variant;
 
@@ -42,9 +43,10 @@ pub use game::{
 pub use info::MoveInfo;
 pub use key::Key;
 pub use moves::{Move, ParseMoveError, Place};
+pub use path::{PATH_MAX, ParsePathError, ParseRouteError, Path, Route};
 pub use position::{Inconsistency, Position, PositionError, PositionErrorKind};
 pub use refusal::Refusal;
-pub use route::{ParseRouteError, ROUTE_MAX, Route};
 pub use rules::{ROLL_MAX, Ur};
+pub use shape::{BoardShape, ParseBoardError};
 pub use square::{CELLS, ParseSquareError, Square};
-pub use variant::{FIELDS, PIECES_MAX, Variant};
+pub use variant::{FIELDS, PIECES_MAX, REFERENCE_FIELDS, Variant};

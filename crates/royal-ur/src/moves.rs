@@ -3,9 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Square;
+use crate::{BoardShape, Square};
 
-/// Code of the hand in a [`Move`]'s packed places (cells are 0..19).
+/// Code of the hand in a [`Move`]'s packed places (squares are 0..19 and
+/// 22..25, see [`Square::cell`]).
 pub(crate) const HAND: u8 = 20;
 /// Code of home in a [`Move`]'s packed places.
 pub(crate) const HOME: u8 = 21;
@@ -44,21 +45,18 @@ impl Place {
         match code {
             HAND => Place::Hand,
             HOME => Place::Home,
-            c => match Square::from_cell(c as usize) {
-                Some(sq) => Place::Square(sq),
-                None => Place::Hand,
-            },
+            c => Place::Square(Square::from_index(c)),
         }
     }
 
-    /// Reads one part of a move text, in any case.
-    fn read(part: &str) -> Option<Place> {
+    /// Reads one part of a move text, in any case, with `shape`'s squares.
+    fn read(part: &str, shape: BoardShape) -> Option<Place> {
         if part.eq_ignore_ascii_case("hand") {
             Some(Place::Hand)
         } else if part.eq_ignore_ascii_case("home") {
             Some(Place::Home)
         } else {
-            Square::from_name_any_case(part).map(Place::Square)
+            shape.square_named(part).map(Place::Square)
         }
     }
 }
@@ -73,8 +71,10 @@ impl fmt::Display for Place {
 /// side; equality is the identity of the wire text.
 ///
 /// The text form is `from-to` in lowercase: `a2-d2`, `hand-b1`, `g1-home`.
-/// [`FromStr`] reads any case; a move never starts at home nor ends in the
-/// hand. Whether it is legal is a question for a position and a roll.
+/// [`FromStr`] reads any case, with the standard board's squares (as the
+/// reference does); [`Move::parse_on`] reads a given board's (`e2-i2` on
+/// the aseb board). A move never starts at home nor ends in the hand.
+/// Whether it is legal is a question for a position and a roll.
 ///
 /// ```
 /// use royal_ur::{Move, Place};
@@ -135,8 +135,8 @@ impl Move {
         self.to == HOME
     }
 
-    /// Whether the destination square is a rosette (`a1 g1 d2 a3 g3`); home
-    /// is not.
+    /// Whether the destination square is a rosette of the standard board
+    /// (`a1 g1 d2 a3 g3`), the reference's record rule; home is not.
     #[must_use]
     pub const fn lands_on_rosette(self) -> bool {
         match self.to() {
@@ -194,16 +194,33 @@ impl ParseMoveError {
     }
 }
 
-impl FromStr for Move {
-    type Err = ParseMoveError;
-
-    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+impl Move {
+    /// Reads a move's text with the squares of `shape`'s board, in any case:
+    /// on the standard board exactly as [`FromStr`] does, and on the aseb
+    /// board its own squares (`e2-i2`, `l2-home`; `e1` or `m2` is a `place`
+    /// error there).
+    ///
+    /// ```
+    /// use royal_ur::{BoardShape, Move};
+    ///
+    /// let mv = Move::parse_on("E2-I2", BoardShape::Aseb)?;
+    /// assert_eq!(mv.to_string(), "e2-i2");
+    /// assert_eq!(Move::parse_on("e2-i2", BoardShape::Standard).unwrap_err().code(), "place");
+    /// assert_eq!(Move::parse_on("g1-home", BoardShape::Aseb).unwrap_err().code(), "place");
+    /// # Ok::<(), royal_ur::ParseMoveError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseMoveError`] with the reference's names: `empty`, `shape`,
+    /// `place`, `from_home` or `to_hand`.
+    pub fn parse_on(s: &str, shape: BoardShape) -> Result<Move, ParseMoveError> {
         if s.is_empty() {
             return Err(ParseMoveError::Empty);
         }
         let (a, b) = dice_core::split_move(s).ok_or_else(|| ParseMoveError::Shape(s.to_owned()))?;
         let place = |part: &str| {
-            Place::read(part).ok_or_else(|| ParseMoveError::Place {
+            Place::read(part, shape).ok_or_else(|| ParseMoveError::Place {
                 text: s.to_owned(),
                 place: part.to_owned(),
             })
@@ -218,6 +235,14 @@ impl FromStr for Move {
                 to: to.code(),
             }),
         }
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        Move::parse_on(s, BoardShape::Standard)
     }
 }
 

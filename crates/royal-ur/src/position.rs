@@ -6,7 +6,7 @@ use std::str::FromStr;
 use dice_core::{Side, Status};
 
 use crate::key::spread;
-use crate::{CELLS, Key, Route, Square, Variant};
+use crate::{BoardShape, Key, Path, Square, Variant};
 
 /// The most pieces a hand or home can hold in a position string (one digit).
 const COUNT_MAX: u8 = 7;
@@ -16,7 +16,11 @@ const COUNT_MAX: u8 = 7;
 ///
 /// Its text form is the reference position string (see
 /// [`Position::parse`]): `row3/row2/row1 side lhand lhome dhand dhome`, for
-/// example `4xx2/8/4xx2 l 7 0 7 0` for the start of finkel's game.
+/// example `4xx2/8/4xx2 l 7 0 7 0` for the start of finkel's game. A
+/// position knows its board's shape, and the aseb board's positions are
+/// written with that board's rows (`4/12/4 l 5 0 5 0`); on the murray and
+/// skiriuk paths a piece on its second visit to `a2..g2` is written `L` or
+/// `D` (see [`Position::parse_for`]).
 ///
 /// Hands are stored, not derived: a position string whose counts do not add
 /// up still reads; [`Position::is_consistent`] checks them against a rule
@@ -37,12 +41,29 @@ const COUNT_MAX: u8 = 7;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// Cells held by light and by dark, as masks over cell indices.
+    /// Squares held by light and by dark, as masks over square indices
+    /// ([`Square::cell`]).
     pub(crate) boards: [u32; 2],
     pub(crate) hands: [u8; 2],
     pub(crate) homes: [u8; 2],
     pub(crate) side: Side,
+    /// Bits 0..6: bit `f` says the piece on file `f` of row 2 (`a2..g2`) is
+    /// on its second visit there (murray's and skiriuk's paths; 0 on the
+    /// others). Bit 7: the board is the aseb board. (One byte for both
+    /// keeps a position small enough to travel in registers.)
+    pub(crate) meta: u8,
 }
+
+/// The bit of [`Position::meta`] that says the board is the aseb board.
+const ASEB_BIT: u8 = 0x80;
+
+/// The squares `a2..g2` (indices 6..12), where a piece may be on its second
+/// visit, as a mask over square indices; bit `f` of a position's laps is
+/// square index `LAP_BASE + f`.
+const LAP_BASE: u32 = 6;
+
+/// How many squares `a2..g2` are.
+const LAP_SQUARES: u32 = 7;
 
 /// The reference's position codes, with their numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,7 +73,8 @@ pub enum PositionErrorKind {
     Null = 1,
     /// Not three rows (2).
     Rows = 2,
-    /// A row not eight files wide (3).
+    /// A row not as wide as the board's (eight files; on the aseb board 4,
+    /// 12 and 4) (3).
     Width = 3,
     /// A meaningless character (4).
     Letter = 4,
@@ -94,8 +116,9 @@ impl PositionErrorKind {
         self as u8
     }
 
-    /// What the code means, as a lowercase sentence (`a row is not eight
-    /// squares wide`).
+    /// What the code means on the standard board, as a lowercase sentence
+    /// (`a row is not eight squares wide`); [`PositionErrorKind::message_on`]
+    /// says it for a given board.
     #[must_use]
     pub const fn message(self) -> &'static str {
         match self {
@@ -111,14 +134,29 @@ impl PositionErrorKind {
             PositionErrorKind::Long => "it is 48 characters or longer",
         }
     }
+
+    /// What the code means on `shape`'s board.
+    #[must_use]
+    pub const fn message_on(self, shape: BoardShape) -> &'static str {
+        match (shape, self) {
+            (BoardShape::Aseb, PositionErrorKind::Width) => {
+                "a row is not as wide as the aseb board's (4, 12 and 4 squares)"
+            }
+            (BoardShape::Aseb, PositionErrorKind::X) => {
+                "an x stands on a square (the aseb board has no gaps to mark)"
+            }
+            _ => self.message(),
+        }
+    }
 }
 
 /// A position string that was refused, with the reference's code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message())]
+#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message_on(*.shape))]
 pub struct PositionError {
     code: PositionErrorKind,
     text: String,
+    shape: BoardShape,
 }
 
 impl PositionError {
@@ -145,6 +183,12 @@ impl PositionError {
     pub fn text(&self) -> &str {
         &self.text
     }
+
+    /// What the code means on the board the text was read for.
+    #[must_use]
+    pub const fn message(&self) -> &'static str {
+        self.code.message_on(self.shape)
+    }
 }
 
 /// Why a position cannot occur in a game under a rule set (see
@@ -152,13 +196,21 @@ impl PositionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum Inconsistency {
+    /// The position is on another board than the rule set plays on.
+    #[error("the position is on the {position} board, but these rules play on the {rules} board")]
+    Board {
+        /// The position's board.
+        position: BoardShape,
+        /// The rule set's.
+        rules: BoardShape,
+    },
     /// Two pieces stand on one square.
     #[error("two pieces stand on {square}")]
     Shared {
         /// The square.
         square: Square,
     },
-    /// A piece stands on a cell past the twenty squares.
+    /// A piece stands on a square the board does not have.
     #[error("a {side} piece stands off the board")]
     OffBoard {
         /// The side.
@@ -182,11 +234,20 @@ pub enum Inconsistency {
         /// The pieces a side has under the rules.
         pieces: u8,
     },
-    /// A piece stands on a square its side's route does not visit.
-    #[error("a {side} piece stands on {square}, a square only {}'s route uses", .side.other())]
+    /// A piece stands on a square its side's path does not visit.
+    #[error("a {side} piece stands on {square}, a square only {}'s path uses", .side.other())]
     Route {
         /// The side.
         side: Side,
+        /// The square.
+        square: Square,
+    },
+    /// A square is marked as holding a piece on its second visit where
+    /// there is none, or under a path that visits it once.
+    #[error(
+        "{square} is marked as holding a piece on its second visit, which these rules cannot make"
+    )]
+    Lap {
         /// The square.
         square: Square,
     },
@@ -195,7 +256,8 @@ pub enum Inconsistency {
     #[error("both sides have every piece home, but the game ends when the first side has")]
     BothHome,
     /// The key does not pack the position as spec §6 lays it out (see
-    /// [`Key`]): the board square by square, the homes and the side to move.
+    /// [`Key`]): the board square by square, the homes, the side to move
+    /// and the second visits.
     #[error("the key {key} is not the position's {laid_out:012x}")]
     Key {
         /// The key the position gives.
@@ -206,11 +268,13 @@ pub enum Inconsistency {
 }
 
 impl Inconsistency {
-    /// The contract word: `shared`, `off_board`, `pieces`, `route`,
-    /// `both_home` or `key`.
+    /// The contract word: `board`, `shared`, `off_board`, `pieces`,
+    /// `route`, `lap`, `both_home` or `key`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
+            Inconsistency::Board { .. } => "board",
+            Inconsistency::Lap { .. } => "lap",
             Inconsistency::Shared { .. } => "shared",
             Inconsistency::OffBoard { .. } => "off_board",
             Inconsistency::Pieces { .. } => "pieces",
@@ -227,9 +291,20 @@ impl dice_core::Coded for Inconsistency {
     }
 }
 
-/// Whether file `file` of internal row `row` (0 = row 1) is a missing square.
+/// Whether file `file` of internal row `row` (0 = row 1) is a missing square
+/// of the standard board.
 const fn is_gap(row: usize, file: usize) -> bool {
     row != 1 && (file == 4 || file == 5)
+}
+
+/// Which letters a position text may hold beyond `l` and `d`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Letters {
+    /// The reference's: `l`, `d`, digits 1..8 and `x`.
+    Reference,
+    /// The reference's, and `L`/`D` for a piece on its second visit to
+    /// `a2..g2` (murray's and skiriuk's paths).
+    SecondVisits,
 }
 
 // The per-side accessors below index `boards`, `hands` and `homes` by side.
@@ -240,28 +315,53 @@ const fn is_gap(row: usize, file: usize) -> bool {
     reason = "every index is a `Side::index` (0 or 1) into a two-entry per-side array"
 )]
 impl Position {
-    /// An empty board, nothing in hand or home, light to move.
-    pub const EMPTY: Position = Position {
-        boards: [0, 0],
-        hands: [0, 0],
-        homes: [0, 0],
-        side: Side::Light,
-    };
+    /// An empty standard board, nothing in hand or home, light to move.
+    pub const EMPTY: Position = Position::empty(BoardShape::Standard);
 
-    /// The start under `variant`: every piece in hand, `first` to move.
+    /// An empty board of `shape`, nothing in hand or home, light to move.
+    #[must_use]
+    pub const fn empty(shape: BoardShape) -> Position {
+        Position {
+            boards: [0, 0],
+            hands: [0, 0],
+            homes: [0, 0],
+            side: Side::Light,
+            meta: match shape {
+                BoardShape::Standard => 0,
+                BoardShape::Aseb => ASEB_BIT,
+            },
+        }
+    }
+
+    /// The second visits: bit `f` for a piece on its second visit to file
+    /// `f` of row 2.
+    #[inline]
+    pub(crate) const fn laps(&self) -> u8 {
+        self.meta & !ASEB_BIT
+    }
+
+    /// Sets the second visits (see [`Position::laps`]).
+    #[inline]
+    pub(crate) const fn set_laps(&mut self, laps: u8) {
+        self.meta = (self.meta & ASEB_BIT) | (laps & !ASEB_BIT);
+    }
+
+    /// The start under `variant`: every piece in hand, `first` to move, on
+    /// the rule set's board.
     #[must_use]
     pub const fn start(variant: &Variant, first: Side) -> Position {
         let n = variant.pieces();
         Position {
-            boards: [0, 0],
             hands: [n, n],
-            homes: [0, 0],
             side: first,
+            ..Position::empty(variant.board())
         }
     }
 
-    /// Reads a position string, checking it exactly as the reference does,
-    /// left to right, so that the first fault found gives the code.
+    /// Reads a position string of the standard board, checking it exactly
+    /// as the reference does, left to right, so that the first fault found
+    /// gives the code. ([`Position::parse_for`] reads a rule set's texts:
+    /// the aseb board's, and second visits.)
     ///
     /// ```
     /// use royal_ur::{Position, PositionErrorKind};
@@ -276,13 +376,72 @@ impl Position {
     ///
     /// A [`PositionError`] naming the first fault ([`PositionErrorKind`]).
     pub fn parse(text: &str) -> Result<Position, PositionError> {
-        Position::read(text.as_bytes()).map_err(|code| PositionError {
+        Position::read_text(text, BoardShape::Standard, Letters::Reference)
+    }
+
+    /// Reads a position string as `variant` writes it:
+    ///
+    /// * on the standard board, the reference's text ([`Position::parse`]),
+    ///   and under the murray and skiriuk paths `L` or `D` for a light or
+    ///   dark piece on its second visit to one of `a2..g2` (anywhere else,
+    ///   and under any other path, `L` and `D` are `POS_LETTER` as in the
+    ///   reference);
+    /// * on the aseb board, its three rows of 4, 12 and 4 squares, only
+    ///   real squares and no `x`: `row3/row2/row1 side lhand lhome dhand
+    ///   dhome`, with `l`, `d` and a decimal number 1..12 for that many
+    ///   empty squares (adjacent empties are one number, so every position
+    ///   has one text). The start with five pieces is `4/12/4 l 5 0 5 0`.
+    ///   The codes are the reference's, checked left to right in its order:
+    ///   `POS_WIDTH` for a row of another width or a number that runs past
+    ///   it, `POS_LETTER` for a number written with a leading `0`, `POS_X`
+    ///   for an `x` (`POS_GAP` cannot occur).
+    ///
+    /// ```
+    /// use dice_core::Side;
+    /// use royal_ur::{Position, Variant};
+    ///
+    /// let aseb = Position::parse_for("4/3l8/4 d 4 0 5 0", &Variant::ASEB)?;
+    /// assert_eq!(aseb.at("d2".parse()?), Some(Side::Light));
+    /// assert_eq!(aseb.to_string(), "4/3l8/4 d 4 0 5 0");
+    /// assert_eq!(Position::parse_for("4/13/4 l 5 0 5 0", &Variant::ASEB).unwrap_err().code(), "POS_WIDTH");
+    ///
+    /// let murray = Variant::parse_lenient("path=murray")?;
+    /// let back = Position::parse_for("4xx2/4L3/4xx2 d 6 0 7 0", &murray)?;
+    /// assert!(back.is_second_visit("e2".parse()?));
+    /// assert_eq!(Position::parse("4xx2/4L3/4xx2 d 6 0 7 0").unwrap_err().code(), "POS_LETTER");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] naming the first fault ([`PositionErrorKind`]).
+    pub fn parse_for(text: &str, variant: &Variant) -> Result<Position, PositionError> {
+        let letters = if variant.path().revisits() {
+            Letters::SecondVisits
+        } else {
+            Letters::Reference
+        };
+        Position::read_text(text, variant.board(), letters)
+    }
+
+    fn read_text(
+        text: &str,
+        shape: BoardShape,
+        letters: Letters,
+    ) -> Result<Position, PositionError> {
+        let s = text.as_bytes();
+        let read = match shape {
+            BoardShape::Standard => Position::read(s, letters),
+            BoardShape::Aseb => Position::read_aseb(s),
+        };
+        read.map_err(|code| PositionError {
             code,
             text: text.to_owned(),
+            shape,
         })
     }
 
-    fn read(s: &[u8]) -> Result<Position, PositionErrorKind> {
+    fn read(s: &[u8], letters: Letters) -> Result<Position, PositionErrorKind> {
         use PositionErrorKind as C;
         if s.is_empty() {
             return Err(C::Null);
@@ -329,20 +488,22 @@ impl Position {
                     }
                     file += 1;
                 }
-                b'l' | b'd' => {
+                b'l' | b'd' | b'L' | b'D' => {
+                    let second = c.is_ascii_uppercase();
+                    if second && letters == Letters::Reference {
+                        return Err(C::Letter);
+                    }
                     if file >= 8 {
                         return Err(C::Width);
                     }
                     if is_gap(row, file) {
                         return Err(C::Gap);
                     }
+                    if second && (row != 1 || file >= LAP_SQUARES as usize) {
+                        return Err(C::Letter);
+                    }
                     if let Some(sq) = Square::at(file as u8, row as u8 + 1) {
-                        let board = if c == b'd' {
-                            &mut pos.boards[1]
-                        } else {
-                            &mut pos.boards[0]
-                        };
-                        *board |= 1 << sq.cell();
+                        pos.place(sq, c.eq_ignore_ascii_case(&b'd'), second);
                     }
                     file += 1;
                 }
@@ -356,10 +517,93 @@ impl Position {
         if file != 8 {
             return Err(C::Width);
         }
+        pos.read_counts(s, i)
+    }
+
+    /// The aseb board's text (see [`Position::parse_for`]).
+    fn read_aseb(s: &[u8]) -> Result<Position, PositionErrorKind> {
+        use PositionErrorKind as C;
+        if s.is_empty() {
+            return Err(C::Null);
+        }
+        if s.len() >= 48 {
+            return Err(C::Long);
+        }
+        let shape = BoardShape::Aseb;
+        let mut pos = Position::empty(shape);
+        let mut row = 3u8;
+        let mut file = 0u8;
+        let mut i = 0;
+        while let Some(&c) = s.get(i) {
+            if c == b' ' {
+                break;
+            }
+            let width = shape.row_width(row);
+            match c {
+                b'/' => {
+                    if file != width {
+                        return Err(C::Width);
+                    }
+                    if row == 1 {
+                        return Err(C::Rows);
+                    }
+                    row -= 1;
+                    file = 0;
+                }
+                b'0' => return Err(C::Letter),
+                b'1'..=b'9' => {
+                    let mut run = u32::from(c - b'0');
+                    while let Some(&d @ b'0'..=b'9') = s.get(i + 1) {
+                        run = run.saturating_mul(10).saturating_add(u32::from(d - b'0'));
+                        i += 1;
+                    }
+                    if u32::from(file) + run > u32::from(width) {
+                        return Err(C::Width);
+                    }
+                    file += run as u8;
+                }
+                b'l' | b'd' | b'x' => {
+                    if file >= width {
+                        return Err(C::Width);
+                    }
+                    if c == b'x' {
+                        return Err(C::X);
+                    }
+                    if let Some(sq) = shape.at(file, row) {
+                        pos.place(sq, c == b'd', false);
+                    }
+                    file += 1;
+                }
+                _ => return Err(C::Letter),
+            }
+            i += 1;
+        }
+        if row != 1 {
+            return Err(C::Rows);
+        }
+        if file != shape.row_width(1) {
+            return Err(C::Width);
+        }
+        pos.read_counts(s, i)
+    }
+
+    /// Puts a light (or dark) piece on `square` while reading a text.
+    fn place(&mut self, square: Square, dark: bool, second: bool) {
+        self.boards[usize::from(dark)] |= 1 << square.cell();
+        if second {
+            self.set_laps(self.laps() | lap_bit(square));
+        }
+    }
+
+    /// The rest of a position string after its board, from the space at
+    /// `i`: the side to move and the four counts, checked as the reference
+    /// does.
+    fn read_counts(mut self, s: &[u8], mut i: usize) -> Result<Position, PositionErrorKind> {
+        use PositionErrorKind as C;
         if s.get(i) != Some(&b' ') {
             return Err(C::Field);
         }
-        pos.side = match s.get(i + 1) {
+        self.side = match s.get(i + 1) {
             Some(b'l') => Side::Light,
             Some(b'd') => Side::Dark,
             _ => return Err(C::Side),
@@ -384,15 +628,25 @@ impl Position {
         if i != s.len() {
             return Err(C::Field);
         }
-        pos.hands = [counts[0], counts[2]];
-        pos.homes = [counts[1], counts[3]];
-        Ok(pos)
+        self.hands = [counts[0], counts[2]];
+        self.homes = [counts[1], counts[3]];
+        Ok(self)
     }
 
     /// The side to move.
     #[must_use]
     pub const fn side(&self) -> Side {
         self.side
+    }
+
+    /// The board's shape.
+    #[must_use]
+    pub const fn shape(&self) -> BoardShape {
+        if self.meta & ASEB_BIT == 0 {
+            BoardShape::Standard
+        } else {
+            BoardShape::Aseb
+        }
     }
 
     /// Who stands on a square, if anyone.
@@ -406,6 +660,21 @@ impl Position {
         } else {
             None
         }
+    }
+
+    /// Whether the piece on `square` is on its second visit there (only on
+    /// `a2..g2`, under the murray and skiriuk paths).
+    #[must_use]
+    pub const fn is_second_visit(&self, square: Square) -> bool {
+        self.laps() & lap_bit(square) != 0
+    }
+
+    /// The squares whose pieces are on their second visit, as a mask over
+    /// square indices (see [`Position::board_mask`]); 0 except under the
+    /// murray and skiriuk paths.
+    #[must_use]
+    pub const fn second_visit_mask(&self) -> u32 {
+        (self.laps() as u32) << LAP_BASE
     }
 
     /// How many of a side's pieces wait in hand.
@@ -426,8 +695,9 @@ impl Position {
         self.boards[side.index()].count_ones() as u8
     }
 
-    /// The cells a side's pieces stand on, as a mask (bit `c` for cell `c`,
-    /// see [`Square::cell`]).
+    /// The squares a side's pieces stand on, as a mask (bit `c` for the
+    /// square whose [`Square::cell`] is `c`: on the standard board its
+    /// cell index).
     #[must_use]
     pub const fn board_mask(&self, side: Side) -> u32 {
         self.boards[side.index()]
@@ -440,19 +710,22 @@ impl Position {
     #[must_use]
     pub const fn is_consistent(&self, pieces: u8) -> bool {
         let p = pieces as u32;
+        let off = !self.shape().mask();
         self.boards[0] & self.boards[1] == 0
-            && self.boards[0] >> 20 == 0
-            && self.boards[1] >> 20 == 0
+            && self.boards[0] & off == 0
+            && self.boards[1] & off == 0
             && self.hands[0] as u32 + self.homes[0] as u32 + self.boards[0].count_ones() == p
             && self.hands[1] as u32 + self.homes[1] as u32 + self.boards[1].count_ones() == p
     }
 
     /// Whether the position can occur in a game under `variant`, checked
-    /// whole: no square holds two pieces and none stands off the board;
-    /// each side has the rule set's pieces (hand, board and home together;
-    /// the reference's [`Position::is_consistent`]); every piece stands on
-    /// its own route; no more than one side has every piece home; and the
-    /// key packs the position as spec §6 lays it out. The rules
+    /// whole: it is on the rule set's board; no square holds two pieces
+    /// and none stands off the board; each side has the rule set's pieces
+    /// (hand, board and home together; the reference's
+    /// [`Position::is_consistent`]); every piece stands on its own path;
+    /// a piece is on its second visit only where its path makes one; no
+    /// more than one side has every piece home; and the key packs the
+    /// position as spec §6 lays it out. The rules
     /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
     /// and `race soak` all ask it.
     ///
@@ -470,8 +743,9 @@ impl Position {
     /// let astray = Position::parse("l3xx2/8/4xx2 l 6 0 7 0")?;
     /// assert_eq!(
     ///     astray.check(&Variant::FINKEL).unwrap_err().to_string(),
-    ///     "a light piece stands on a3, a square only dark's route uses"
+    ///     "a light piece stands on a3, a square only dark's path uses"
     /// );
+    /// assert_eq!(start.check(&Variant::ASEB).unwrap_err().code(), "board");
     /// # Ok::<(), royal_ur::PositionError>(())
     /// ```
     ///
@@ -479,13 +753,17 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
-        if let Some(square) =
-            Square::from_cell((self.boards[0] & self.boards[1]).trailing_zeros() as usize)
-        {
+        if self.shape() != variant.board() {
+            return Err(Inconsistency::Board {
+                position: self.shape(),
+                rules: variant.board(),
+            });
+        }
+        if let Some(square) = self.square_in(self.boards[0] & self.boards[1]) {
             return Err(Inconsistency::Shared { square });
         }
         for side in Side::ALL {
-            if self.board_mask(side) >> CELLS != 0 {
+            if self.board_mask(side) & !self.shape().mask() != 0 {
                 return Err(Inconsistency::OffBoard { side });
             }
         }
@@ -502,14 +780,21 @@ impl Position {
                 });
             }
         }
-        let route = variant.route();
+        let path = variant.path();
         for side in Side::ALL {
-            let astray = self.board_mask(side) & !route.table(side).mask;
-            if let Some(square) = Square::from_cell(astray.trailing_zeros() as usize)
-                && astray != 0
-            {
+            let astray = self.board_mask(side) & !path.table(side).mask;
+            if let Some(square) = self.square_in(astray) {
                 return Err(Inconsistency::Route { side, square });
             }
+        }
+        let occupied = self.boards[0] | self.boards[1];
+        let lapped = if path.revisits() {
+            self.second_visit_mask() & !occupied
+        } else {
+            self.second_visit_mask()
+        };
+        if let Some(square) = self.square_in(lapped) {
+            return Err(Inconsistency::Lap { square });
         }
         if self.home(Side::Light) >= pieces && self.home(Side::Dark) >= pieces {
             return Err(Inconsistency::BothHome);
@@ -522,34 +807,75 @@ impl Position {
         Ok(())
     }
 
-    /// The key as spec §6 lays it out, read square by square: two bits a
-    /// cell (1 light, 2 dark), light's home at bit 40, dark's at 43, the
-    /// side to move at 46. [`Position::key`] packs the same bits with masks.
+    /// The first square (in the board's cell order) of a mask over square
+    /// indices, if any.
+    fn square_in(&self, mask: u32) -> Option<Square> {
+        self.shape()
+            .squares()
+            .iter()
+            .copied()
+            .find(|sq| mask & (1 << sq.cell()) != 0)
+    }
+
+    /// The key as spec §6 lays it out, read square by square in the board's
+    /// cell order: two bits a cell (1 light, 2 dark), light's home at bit
+    /// 40, dark's at 43, the side to move at 46, and the second visits of
+    /// `a2..g2` at bits 47..53. [`Position::key`] packs the same bits with
+    /// masks.
     fn key_laid_out(&self) -> u64 {
         let mut bits = 0u64;
-        for square in Square::ALL {
+        for (cell, &square) in self.shape().squares().iter().enumerate() {
             let code = match self.at(square) {
                 None => 0,
                 Some(Side::Light) => 1u64,
                 Some(Side::Dark) => 2,
             };
-            bits |= code << (2 * square.cell());
+            bits |= code << (2 * cell);
+        }
+        for (f, square) in (0..LAP_SQUARES as u8).filter_map(|f| Square::at(f, 2).map(|s| (f, s))) {
+            if self.is_second_visit(square) {
+                bits |= 1 << (47 + u32::from(f));
+            }
         }
         bits | u64::from(self.home(Side::Light)) << 40
             | u64::from(self.home(Side::Dark)) << 43
             | (self.side.index() as u64) << 46
     }
 
-    /// The 47-bit key (see [`Key`]).
+    /// The key (see [`Key`]): 47 bits, and under the murray and skiriuk
+    /// paths a bit for each of `a2..g2` whose piece is on its second visit.
     #[must_use]
     pub const fn key(&self) -> Key {
-        let board = spread(self.boards[0]) | (spread(self.boards[1]) << 1);
+        let light = self.shape().cells_of(self.boards[0]);
+        let dark = self.shape().cells_of(self.boards[1]);
+        let board = spread(light) | (spread(dark) << 1);
         Key::from_bits(
             board
                 | ((self.homes[0] as u64 & 7) << 40)
                 | ((self.homes[1] as u64 & 7) << 43)
-                | ((self.side.index() as u64) << 46),
+                | ((self.side.index() as u64) << 46)
+                | ((self.laps() as u64 & 127) << 47),
         )
+    }
+
+    /// The key as text under `variant`: 12 lowercase hex digits, or 14
+    /// under the murray and skiriuk paths (whose keys hold the second
+    /// visits).
+    ///
+    /// ```
+    /// use dice_core::Side;
+    /// use royal_ur::{Position, Variant};
+    ///
+    /// let murray = Variant::parse_lenient("path=murray")?;
+    /// let start = Position::start(&murray, Side::Light);
+    /// assert_eq!(start.key_text(&murray), "00000000000000");
+    /// assert_eq!(start.key_text(&Variant::FINKEL), "000000000000");
+    /// # Ok::<(), royal_ur::VariantError>(())
+    /// ```
+    #[must_use]
+    pub fn key_text(&self, variant: &Variant) -> String {
+        let width = if variant.path().revisits() { 14 } else { 12 };
+        format!("{:0width$x}", self.key().bits())
     }
 
     /// The same position with `side` to move.
@@ -559,16 +885,35 @@ impl Position {
         self
     }
 
-    /// The same position with `who` (or nobody) on `square`.
+    /// The same position with `who` (or nobody) on `square`, on its first
+    /// visit there.
     #[must_use]
     pub const fn with_piece(mut self, square: Square, who: Option<Side>) -> Position {
         let bit = 1 << square.cell();
         self.boards[0] &= !bit;
         self.boards[1] &= !bit;
+        self.set_laps(self.laps() & !lap_bit(square));
         if let Some(side) = who {
             self.boards[side.index()] |= bit;
         }
         self
+    }
+
+    /// The same position with the piece on `square` on its second visit
+    /// (`second`) or its first; `None` for a square other than `a2..g2`,
+    /// the only squares a path visits twice.
+    #[must_use]
+    pub const fn with_second_visit(mut self, square: Square, second: bool) -> Option<Position> {
+        let bit = lap_bit(square);
+        if bit == 0 {
+            return None;
+        }
+        if second {
+            self.set_laps(self.laps() | bit);
+        } else {
+            self.set_laps(self.laps() & !bit);
+        }
+        Some(self)
     }
 
     /// The same position with `n` pieces in `side`'s hand, or `None` when
@@ -607,22 +952,56 @@ impl Position {
         }
     }
 
-    /// The step of each of `side`'s pieces on its own route, ascending
-    /// (pieces on squares the route does not visit are left out).
-    #[must_use]
-    pub fn steps(&self, side: Side, route: Route) -> Vec<u8> {
-        let t = route.table(side);
-        let mut steps = 0u32;
-        let mut m = self.board_mask(side) & t.mask;
-        while m != 0 {
-            if let Some(&s) = t.step.get(m.trailing_zeros() as usize) {
-                steps |= 1 << s;
+    /// The steps of `side`'s pieces on its own path, as a mask (bit `s` for
+    /// step `s`), each piece at the visit it is on; pieces on squares the
+    /// path does not visit are left out.
+    #[inline(always)]
+    pub(crate) fn step_mask(&self, side: Side, path: Path) -> u32 {
+        let t = path.table(side);
+        let own = self.boards[side.index()];
+        match path {
+            Path::Bell | Path::Masters => t.steps_of(own),
+            Path::Aseb => t.steps_of_wide(own),
+            Path::Murray | Path::Skiriuk => {
+                let lap = self.laps() & (own >> LAP_BASE) as u8;
+                t.steps_of(own & !((u32::from(lap)) << LAP_BASE)) | t.lap_steps(lap)
             }
-            m &= m - 1;
         }
-        (1..=route.len())
-            .filter(|s| steps & (1 << s) != 0)
-            .collect()
+    }
+
+    /// The step of `side`'s path that its piece on `square` stands at (the
+    /// visit it is on), or `None` when no piece of `side` is there or the
+    /// path does not visit the square.
+    #[must_use]
+    pub fn step_at(&self, side: Side, square: Square, path: Path) -> Option<u8> {
+        if self.at(square) != Some(side) {
+            return None;
+        }
+        if self.is_second_visit(square) {
+            path.second_step_of(side, square)
+        } else {
+            path.step_of(side, square)
+        }
+    }
+
+    /// The step of each of `side`'s pieces on its own path, ascending, each
+    /// piece at the visit it is on (pieces on squares the path does not
+    /// visit are left out).
+    #[must_use]
+    pub fn steps(&self, side: Side, path: Path) -> Vec<u8> {
+        let steps = self.step_mask(side, path);
+        (1..=path.len()).filter(|s| steps & (1 << s) != 0).collect()
+    }
+}
+
+/// The bit of a position's laps for `square`: bit `f` for file `f` of
+/// `a2..g2`, 0 for any other square.
+pub(crate) const fn lap_bit(square: Square) -> u8 {
+    let c = square.cell() as u32;
+    if c >= LAP_BASE && c < LAP_BASE + LAP_SQUARES {
+        1 << (c - LAP_BASE)
+    } else {
+        0
     }
 }
 
@@ -634,7 +1013,7 @@ impl Default for Position {
 }
 
 impl fmt::Display for Position {
-    /// The position string, at most 36 characters.
+    /// The position string, at most 36 characters (32 on the aseb board).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = [0u8; 40];
         let mut n = 0;
@@ -644,28 +1023,39 @@ impl fmt::Display for Position {
                 n += 1;
             }
         };
-        for row in (0..3usize).rev() {
-            let mut run = 0u8;
-            for file in 0..8usize {
-                let piece = match Square::at(file as u8, row as u8 + 1) {
+        let mut run = 0u8;
+        let flush = |run: &mut u8, put: &mut dyn FnMut(u8)| {
+            if *run >= 10 {
+                put(b'0' + *run / 10);
+            }
+            if *run > 0 {
+                put(b'0' + *run % 10);
+            }
+            *run = 0;
+        };
+        for row in [3u8, 2, 1] {
+            for file in 0..self.shape().row_width(row) {
+                let piece = match self.shape().at(file, row) {
                     None => Some(b'x'),
-                    Some(sq) => self.at(sq).map(|s| s.letter() as u8),
+                    Some(sq) => self.at(sq).map(|s| {
+                        let letter = s.letter() as u8;
+                        if self.is_second_visit(sq) {
+                            letter.to_ascii_uppercase()
+                        } else {
+                            letter
+                        }
+                    }),
                 };
                 match piece {
                     None => run += 1,
                     Some(letter) => {
-                        if run > 0 {
-                            put(b'0' + run);
-                            run = 0;
-                        }
+                        flush(&mut run, &mut put);
                         put(letter);
                     }
                 }
             }
-            if run > 0 {
-                put(b'0' + run);
-            }
-            if row > 0 {
+            flush(&mut run, &mut put);
+            if row > 1 {
                 put(b'/');
             }
         }

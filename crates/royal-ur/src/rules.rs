@@ -3,11 +3,12 @@
 use dice_core::{Chance, Faces, MoveList, Opening, Side, Status};
 
 use crate::moves::{HAND, HOME};
-use crate::route::is_rosette_cell;
-use crate::square::ROSETTE_MASK;
-use crate::{Flags, Move, ParseMoveError, Place, Position, Refusal, Variant};
+use crate::path::Table;
+use crate::{Flags, Move, ParseMoveError, Path, Place, Position, Refusal, Variant};
 
-/// The highest roll any rule set allows.
+/// The highest roll of the reference's rule sets (3 or 4 dice): moves are
+/// asked for rolls 0 to 4 under them. A rule set with more dice allows up
+/// to its own highest roll ([`Variant::roll_limit`]).
 pub const ROLL_MAX: u8 = 4;
 
 /// The Royal Game of Ur, as [`dice_core::Rules`]: a marker type that is
@@ -31,30 +32,73 @@ pub enum Ur {}
 impl Position {
     /// The legal moves for `roll`, in the reference order, written into `out`
     /// (cleared first): the hand first if it holds a piece, then the pieces
-    /// by ascending step of their own route. No moves for a roll of 0 or
-    /// above 4, or once someone has won.
+    /// by ascending step of their own path (a piece on its second visit at
+    /// its later step). No moves for a roll of 0 or above the rule set's
+    /// limit ([`Variant::roll_limit`]: 4, or the dice's highest roll when
+    /// that is more), or once someone has won.
     ///
     /// This is the hot path: table lookups and bit masks, no allocation.
     #[inline]
-    #[allow(
-        clippy::indexing_slicing,
-        reason = "hot path; `me` and `me ^ 1` are 0 or 1 into two-entry per-side arrays, and \
-                  every `cell` index is at most 17 < 18 entries: `roll` is 1..=4, `s` is a \
-                  step of `steps_of` (at most 16) and `land` is below `home` (at most 17)"
-    )]
     pub fn legal_into(&self, variant: &Variant, roll: u8, out: &mut MoveList<Move>) {
         out.clear();
         let pieces = variant.pieces();
-        if roll == 0 || roll > ROLL_MAX || self.homes[0] >= pieces || self.homes[1] >= pieces {
+        if roll == 0
+            || (roll > ROLL_MAX && roll > variant.max_roll())
+            || self.homes[0] >= pieces
+            || self.homes[1] >= pieces
+        {
             return;
         }
+        let path = variant.path();
+        let t = path.table(self.side);
+        match path {
+            Path::Bell | Path::Masters => self.legal_on::<false, false>(variant, t, roll, out),
+            Path::Aseb | Path::Murray | Path::Skiriuk => {
+                self.legal_elsewhere(variant, t, roll, out);
+            }
+        }
+    }
+
+    /// [`Position::legal_into`] on the aseb board or a path that visits
+    /// squares twice, kept out of line so that the reference's paths stay
+    /// small enough to inline.
+    #[inline(never)]
+    fn legal_elsewhere(&self, variant: &Variant, t: &Table, roll: u8, out: &mut MoveList<Move>) {
+        if variant.path().revisits() {
+            self.legal_on::<false, true>(variant, t, roll, out);
+        } else {
+            self.legal_on::<true, false>(variant, t, roll, out);
+        }
+    }
+
+    /// [`Position::legal_into`] on one path's table `t`, for a roll of 1 up
+    /// to the limit: `WIDE` for the aseb board (squares past the standard
+    /// board's twenty), `LAPS` for a path that visits `a2..g2` twice.
+    #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `me` and `me ^ 1` are 0 or 1 into two-entry per-side arrays, and \
+                  every `cell` index is below 32 entries: `roll` is at most 9, `s` is a step of \
+                  the path (at most 27) and `land` is below `home` (at most 28)"
+    )]
+    fn legal_on<const WIDE: bool, const LAPS: bool>(
+        &self,
+        variant: &Variant,
+        t: &Table,
+        roll: u8,
+        out: &mut MoveList<Move>,
+    ) {
         let me = self.side.index();
-        let t = variant.route().table(self.side);
         let own = self.boards[me];
         let enemy = self.boards[me ^ 1];
+        let rosettes = if WIDE {
+            crate::BoardShape::Aseb.rosette_mask()
+        } else {
+            crate::square::ROSETTE_MASK
+        };
         let blocked = own
             | if variant.safe_rosettes() {
-                enemy & ROSETTE_MASK
+                enemy & rosettes
             } else {
                 0
             };
@@ -63,7 +107,14 @@ impl Position {
             let to = t.cell[usize::from(roll) & 31];
             out.push_if(Move { from: HAND, to }, blocked & (1 << to) == 0);
         }
-        let mut steps = t.steps_of(own);
+        let mut steps = if LAPS {
+            let lap = self.laps() & (own >> 6) as u8;
+            t.steps_of(own & !(u32::from(lap) << 6)) | t.lap_steps(lap)
+        } else if WIDE {
+            t.steps_of_wide(own)
+        } else {
+            t.steps_of(own)
+        };
         while steps != 0 {
             let s = steps.trailing_zeros() as u8;
             steps &= steps - 1;
@@ -88,12 +139,16 @@ impl Position {
         out
     }
 
-    /// Makes a move without checking that it is legal, and says what it did.
+    /// Makes a move for `roll` under `variant` without checking that it is
+    /// legal, and says what it did.
     ///
     /// The piece leaves the hand or its square; going home adds one to home;
     /// otherwise an enemy on the destination goes back to its owner's hand
-    /// and the piece is placed there. The same side moves again when the
-    /// piece landed on a rosette, the other side otherwise.
+    /// and the piece is placed there (on murray's and skiriuk's paths, at
+    /// the visit `roll` brings it to). The same side moves again when the
+    /// piece landed on a rosette and a rosette throws again, or it captured
+    /// and a capture throws again (once, if both); the other side otherwise.
+    /// A move home is never a rosette move nor a capture.
     ///
     /// Returns `None` (and changes nothing) when the mover has no piece at
     /// `from`. Use [`Position::legal_into`] first for a legal move.
@@ -104,7 +159,12 @@ impl Position {
         reason = "hot path; the only indices are `me` and `me ^ 1`, 0 or 1 since `me` is a \
                   `Side::index`, into the two-entry per-side arrays"
     )]
-    pub fn apply_unchecked(&self, mv: Move) -> Option<(Position, Flags)> {
+    pub fn apply_unchecked(
+        &self,
+        variant: &Variant,
+        roll: u8,
+        mv: Move,
+    ) -> Option<(Position, Flags)> {
         let me = self.side.index();
         let mut next = *self;
         if mv.from == HAND {
@@ -128,12 +188,42 @@ impl Position {
                 flags.captures = true;
             }
             next.boards[me] |= bit;
-            flags.rosette = is_rosette_cell(mv.to & 31);
+            flags.rosette = self.shape().rosette_mask() & bit != 0;
         }
-        if !flags.rosette {
+        if variant.path().revisits() {
+            next.set_laps(self.laps_after(variant.path(), roll, mv));
+        }
+        if !variant.throws_again(flags) {
             next.side = self.side.other();
         }
         Some((next, flags))
+    }
+
+    /// The second visits after `mv` for `roll` on a path that revisits: the
+    /// piece leaving a square takes its mark with it, and the square it
+    /// lands on is marked when `roll` brings it there on its second visit.
+    #[inline(never)]
+    fn laps_after(&self, path: Path, roll: u8, mv: Move) -> u8 {
+        let t = path.table(self.side);
+        let mut laps = self.laps();
+        let from_step = match mv.from() {
+            Place::Square(sq) => {
+                let step = self.step_at(self.side, sq, path).unwrap_or(0);
+                laps &= !crate::position::lap_bit(sq);
+                step
+            }
+            Place::Hand | Place::Home => 0,
+        };
+        if let Place::Square(sq) = mv.to() {
+            let bit = crate::position::lap_bit(sq);
+            let second = t.step2.get(sq.cell()).copied().unwrap_or(0);
+            if second != 0 && second == from_step.saturating_add(roll) {
+                laps |= bit;
+            } else {
+                laps &= !bit;
+            }
+        }
+        laps
     }
 
     /// The position after a turn lost to the roll: the other side moves.
@@ -154,7 +244,7 @@ impl Position {
         mv: Move,
     ) -> Result<(Position, Flags), Refusal> {
         if self.legal(variant, roll).contains(&mv)
-            && let Some(done) = self.apply_unchecked(mv)
+            && let Some(done) = self.apply_unchecked(variant, roll, mv)
         {
             return Ok(done);
         }
@@ -166,16 +256,17 @@ impl Position {
     ///
     /// 1. from the hand: `no_piece` if the hand is empty;
     /// 2. from a square: empty → `no_piece`, an enemy → `not_your_piece`, the
-    ///    mover's piece on a square its route does not visit → `no_piece`;
+    ///    mover's piece on a square its path does not visit → `no_piece`;
     /// 3. to home: past home → `overshoot`, short of it → `wrong_distance`;
-    /// 4. to a square that is not the roll away along the route →
-    ///    `wrong_distance`;
+    /// 4. to a square that is not the roll away along the path (from the
+    ///    visit the piece is on) → `wrong_distance`;
     /// 5. the mover's own piece there → `own_piece`; an enemy on a rosette
     ///    under safe rosettes → `safe_rosette`;
     /// 6. otherwise `bad_move` (a legal move, or a finished game).
     #[must_use]
     pub fn refusal(&self, variant: &Variant, roll: u8, mv: Move) -> Refusal {
-        let t = variant.route().table(self.side);
+        let path = variant.path();
+        let t = path.table(self.side);
         let from_step = match mv.from() {
             Place::Hand => {
                 if self.hand(self.side) == 0 {
@@ -186,9 +277,9 @@ impl Position {
             Place::Square(sq) => match self.at(sq) {
                 None => return Refusal::NoPiece,
                 Some(s) if s != self.side => return Refusal::NotYourPiece,
-                Some(_) => match t.step.get(sq.cell()) {
-                    None | Some(0) => return Refusal::NoPiece,
-                    Some(&s) => s,
+                Some(_) => match self.step_at(self.side, sq, path) {
+                    None => return Refusal::NoPiece,
+                    Some(s) => s,
                 },
             },
             Place::Home => return Refusal::NoPiece,
@@ -206,17 +297,17 @@ impl Position {
                 }
             }
             Place::Square(sq) => {
-                let on_route = lands >= 1
+                let on_path = lands >= 1
                     && lands <= u32::from(t.len)
                     && t.cell
                         .get(lands as usize)
                         .is_some_and(|&cell| usize::from(cell) == sq.cell());
-                if !on_route {
+                if !on_path {
                     Refusal::WrongDistance
                 } else {
                     match self.at(sq) {
                         Some(s) if s == self.side => Refusal::OwnPiece,
-                        Some(_) if sq.is_rosette() && variant.safe_rosettes() => {
+                        Some(_) if self.shape().is_rosette(sq) && variant.safe_rosettes() => {
                             Refusal::SafeRosette
                         }
                         _ => Refusal::BadMove,
@@ -240,6 +331,12 @@ impl dice_core::Rules for Ur {
 
     fn dice(variant: &Variant) -> u8 {
         variant.dice()
+    }
+
+    /// Reads a move's text with the squares of the rule set's board (see
+    /// [`Move::parse_on`]).
+    fn parse_move(variant: &Variant, text: &str) -> Result<Move, ParseMoveError> {
+        Move::parse_on(text, variant.board())
     }
 
     #[inline]
@@ -287,9 +384,9 @@ impl dice_core::Rules for Ur {
     }
 
     #[inline]
-    fn apply(_variant: &Variant, position: &Position, _roll: u8, mv: Move) -> (Position, Flags) {
+    fn apply(variant: &Variant, position: &Position, roll: u8, mv: Move) -> (Position, Flags) {
         position
-            .apply_unchecked(mv)
+            .apply_unchecked(variant, roll, mv)
             .unwrap_or((*position, Flags::default()))
     }
 
@@ -308,41 +405,118 @@ impl dice_core::Rules for Ur {
     }
 }
 
-/// Records of the Royal Game of Ur (spec §13): rolls 0 to 4, faces of three
-/// or four dice, and the turn kept by a destination square's name.
+/// Records of the Royal Game of Ur (spec §13): rolls 0 to 4 and faces of
+/// three or four dice under the reference's rule sets (up to the dice's
+/// highest roll, and as many faces as dice, under others), and who throws
+/// next judged from the line.
 impl dice_core::Notation for Ur {
-    const MAX_ROLL: u8 = ROLL_MAX;
-    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
     type Extra = ();
 
-    /// The same side throws again when the move's destination square is
-    /// named `a1 g1 a3 g3 d2`, whatever the route; home and a lost turn pass.
-    fn next_in_record(_variant: &Variant, side: Side, _roll: u8, mv: Option<Move>) -> Side {
-        match mv {
-            Some(mv) if mv.lands_on_rosette() => side,
-            _ => side.other(),
+    fn max_roll(variant: &Variant) -> u8 {
+        variant.roll_limit()
+    }
+
+    /// 3 or 4, the reference's, widened to take in the rule set's dice.
+    fn faces_len(variant: &Variant) -> std::ops::RangeInclusive<usize> {
+        let dice = usize::from(variant.dice());
+        dice.min(3)..=dice.max(4)
+    }
+
+    /// Under the reference's rule sets, the same side throws again when the
+    /// move's destination square is named `a1 g1 a3 g3 d2`, whatever the
+    /// route; home and a lost turn pass. Under others: a move onto a
+    /// rosette of the board keeps the turn when a rosette throws again; a
+    /// move that may have captured (onto a square the enemy's path visits,
+    /// not a safe rosette) may keep it when a capture throws again, which
+    /// the line alone does not say (`None`: the replay checks the side);
+    /// anything else passes it.
+    fn next_in_record(variant: &Variant, side: Side, _roll: u8, mv: Option<Move>) -> Option<Side> {
+        let Some(mv) = mv else {
+            return Some(side.other());
+        };
+        if variant.is_reference() {
+            return Some(if mv.lands_on_rosette() {
+                side
+            } else {
+                side.other()
+            });
+        }
+        match turn_after(variant, side, mv) {
+            Turn::Again => Some(side),
+            Turn::Either => None,
+            Turn::Passes => Some(side.other()),
         }
     }
 
     fn next_in_record_why(
-        _variant: &Variant,
-        _side: Side,
+        variant: &Variant,
+        side: Side,
         _roll: u8,
         mv: Option<Move>,
     ) -> &'static str {
-        match mv {
-            None => "loses the turn to the roll, so the other side throws",
-            Some(mv) if mv.lands_on_rosette() => {
+        let Some(mv) = mv else {
+            return "loses the turn to the roll, so the other side throws";
+        };
+        if mv.to() == Place::Home {
+            return "bears a piece home, so the other side throws";
+        }
+        if variant.is_reference() {
+            return if mv.lands_on_rosette() {
                 "lands on a rosette, so the same side throws again"
+            } else {
+                "does not land on a rosette, so the other side throws"
+            };
+        }
+        match turn_after(variant, side, mv) {
+            Turn::Again => "lands on a rosette, so the same side throws again",
+            Turn::Either => {
+                "may have captured, and a capture throws again under these rules, so either \
+                 side may throw next"
             }
-            Some(mv) if mv.to() == crate::Place::Home => {
-                "bears a piece home, so the other side throws"
+            Turn::Passes if variant.capture_again() => {
+                "cannot have captured and does not land on a rosette that throws again, so \
+                 the other side throws"
             }
-            Some(_) => "does not land on a rosette, so the other side throws",
+            Turn::Passes => {
+                "does not land on a rosette that throws again, so the other side throws"
+            }
         }
     }
 
     fn spelled_out(variant: &Variant) -> String {
         variant.spelled_out()
+    }
+}
+
+/// Who throws after a move, as far as its text tells.
+enum Turn {
+    /// The same side.
+    Again,
+    /// Either, depending on whether it captured.
+    Either,
+    /// The other side.
+    Passes,
+}
+
+/// Who throws after `side` makes `mv` under `variant`, judged from the move
+/// alone: onto a rosette of the board that throws again, the same side; a
+/// move that may capture (onto a square the enemy's path visits, which is
+/// not a safe rosette) under capture_again, either; anything else, the
+/// other side.
+fn turn_after(variant: &Variant, side: Side, mv: Move) -> Turn {
+    let Place::Square(to) = mv.to() else {
+        return Turn::Passes;
+    };
+    let board = variant.board();
+    let rosette = board.is_rosette(to);
+    if rosette && variant.rosette_again() {
+        return Turn::Again;
+    }
+    let enemy_visits = variant.path().step_of(side.other(), to).is_some();
+    let may_capture = enemy_visits && !(rosette && variant.safe_rosettes());
+    if variant.capture_again() && may_capture {
+        Turn::Either
+    } else {
+        Turn::Passes
     }
 }

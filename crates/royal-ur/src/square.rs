@@ -1,27 +1,38 @@
-//! The twenty squares of the board and their names.
+//! The squares of the boards and their names.
 
 use std::fmt;
 use std::str::FromStr;
 
-/// How many squares (cells) the board has.
+/// How many squares (cells) a board has: twenty on either shape.
 pub const CELLS: usize = 20;
 
-/// The cells that hold a rosette: `a1 g1 d2 a3 g3`, as a bit mask over cell
-/// indices.
+/// The cells that hold a rosette on the standard board: `a1 g1 d2 a3 g3`,
+/// as a bit mask over cell indices.
 pub(crate) const ROSETTE_MASK: u32 = (1 << 0) | (1 << 4) | (1 << 9) | (1 << 14) | (1 << 18);
+
+/// The first index of the aseb board's own squares `i2 j2 k2 l2`, which the
+/// standard board lacks (20 and 21 are a move's hand and home).
+const ASEB_ONLY: u8 = 22;
 
 /// Files of the cells of an outer row, in cell order (`e` and `f` are missing).
 const OUTER_FILES: [u8; 6] = [0, 1, 2, 3, 6, 7];
 
-/// One of the twenty squares, named file `a`..`h` and row `1`..`3`.
+/// A square, named file `a`..`l` and row `1`..`3`: one of the twenty of the
+/// standard board, or one of the aseb board's own `i2 j2 k2 l2`.
 ///
-/// `e1 f1 e3 f3` do not exist. Row 1 is light's row and row 3 is dark's.
-/// Each square has a cell index 0..19, counted row by row from row 1 and
-/// skipping the gaps (`a1=0 … h1=5`, `a2=6 … h2=13`, `a3=14 … h3=19`); the
-/// position key depends on that order.
+/// On the standard board `e1 f1 e3 f3` do not exist. Row 1 is light's row
+/// and row 3 is dark's. Each standard square has a cell index 0..19,
+/// counted row by row from row 1 and skipping the gaps (`a1=0 … h1=5`,
+/// `a2=6 … h2=13`, `a3=14 … h3=19`); the position key depends on that
+/// order. The aseb board's `i2..l2` have the indices 22..25 here (so that a
+/// square names itself whatever the board); which squares a board has, in
+/// which order its key lays them out, and where its rosettes are, is the
+/// board's to say ([`BoardShape`](crate::BoardShape)).
 ///
-/// The text form is the lowercase name; [`FromStr`] reads lowercase only
-/// (move text, which is case-insensitive, lowercases first).
+/// The text form is the lowercase name; [`FromStr`] reads the standard
+/// board's twenty, lowercase only (move text, which is case-insensitive,
+/// lowercases first); [`BoardShape::square_named`](crate::BoardShape::square_named)
+/// reads a given board's.
 ///
 /// ```
 /// use royal_ur::Square;
@@ -52,7 +63,8 @@ impl Square {
         all
     };
 
-    /// The square with this cell index (0..19), if there is one.
+    /// The standard board's square with this cell index (0..19), if there
+    /// is one.
     #[must_use]
     pub const fn from_cell(cell: usize) -> Option<Square> {
         if cell < CELLS {
@@ -62,7 +74,8 @@ impl Square {
         }
     }
 
-    /// The square at `file` (0 = `a` .. 7 = `h`) and `row` (1..3), if it exists.
+    /// The standard board's square at `file` (0 = `a` .. 7 = `h`) and `row`
+    /// (1..3), if it exists.
     #[must_use]
     pub const fn at(file: u8, row: u8) -> Option<Square> {
         match row {
@@ -79,13 +92,33 @@ impl Square {
         }
     }
 
-    /// The cell index, 0..19.
+    /// The square with this index ([`Square::cell`]), for tables built at
+    /// compile time from indices of real squares (0..=19, 22..=25).
+    pub(crate) const fn from_index(index: u8) -> Square {
+        Square(index)
+    }
+
+    /// The square at `file` (0 = `a` .. 11 = `l`) and `row` (1..3) on either
+    /// board: the standard board's, or one of the aseb board's `i2..l2`.
+    pub(crate) const fn any_at(file: u8, row: u8) -> Option<Square> {
+        if row == 2 && file >= 8 && file < 12 {
+            Some(Square(ASEB_ONLY + file - 8))
+        } else {
+            Square::at(file, row)
+        }
+    }
+
+    /// The cell index on the standard board, 0..19; the aseb board's own
+    /// `i2..l2` come after it, 22..25. It is the square's bit in a
+    /// position's masks ([`Position::board_mask`](crate::Position::board_mask));
+    /// [`BoardShape::cell`](crate::BoardShape::cell) gives the cell on a
+    /// given board, in the order of its key.
     #[must_use]
     pub const fn cell(self) -> usize {
         self.0 as usize
     }
 
-    /// The file, 0 (`a`) to 7 (`h`).
+    /// The file, 0 (`a`) to 11 (`l`).
     #[must_use]
     #[allow(
         clippy::indexing_slicing,
@@ -95,7 +128,8 @@ impl Square {
         match self.0 {
             0..=5 => OUTER_FILES[self.0 as usize],
             6..=13 => self.0 - 6,
-            _ => OUTER_FILES[(self.0 - 14) as usize],
+            14..=19 => OUTER_FILES[(self.0 - 14) as usize],
+            _ => self.0 - ASEB_ONLY + 8,
         }
     }
 
@@ -104,12 +138,14 @@ impl Square {
     pub const fn row(self) -> u8 {
         match self.0 {
             0..=5 => 1,
-            6..=13 => 2,
-            _ => 3,
+            14..=19 => 3,
+            _ => 2,
         }
     }
 
-    /// Whether the square holds a rosette (`a1 g1 d2 a3 g3`).
+    /// Whether the square holds a rosette on the standard board (`a1 g1 d2
+    /// a3 g3`); [`BoardShape::is_rosette`](crate::BoardShape::is_rosette)
+    /// asks a given board.
     #[must_use]
     pub const fn is_rosette(self) -> bool {
         ROSETTE_MASK & (1 << self.0) != 0
@@ -119,26 +155,33 @@ impl Square {
     #[must_use]
     #[allow(
         clippy::indexing_slicing,
-        reason = "NAMES has 20 entries and `self.0` is below 20 (`CELLS`): `from_cell`, `at` and `ALL` are the only constructors and each makes cells 0..=19 only"
+        reason = "NAMES has 26 entries and `self.0` is below 26: the constructors make cells \
+                  0..=19 (`from_cell`, `at`, `ALL`) and 22..=25 (`any_at`) only"
     )]
     pub const fn name(self) -> &'static str {
-        const NAMES: [&str; CELLS] = [
+        const NAMES: [&str; 26] = [
             "a1", "b1", "c1", "d1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2",
-            "a3", "b3", "c3", "d3", "g3", "h3",
+            "a3", "b3", "c3", "d3", "g3", "h3", "", "", "i2", "j2", "k2", "l2",
         ];
         NAMES[self.0 as usize]
     }
 
-    /// The square a name spells, read case-insensitively; used by move text.
-    pub(crate) fn from_name_any_case(name: &str) -> Option<Square> {
+    /// The file and row a two-character name spells, read
+    /// case-insensitively (`None` for any other length).
+    pub(crate) fn file_row(name: &str) -> Option<(u8, u8)> {
         match name.as_bytes() {
-            [f, r] => {
-                let file = f.to_ascii_lowercase().wrapping_sub(b'a');
-                let row = r.wrapping_sub(b'0');
-                Square::at(file, row)
-            }
+            [f, r] => Some((
+                f.to_ascii_lowercase().wrapping_sub(b'a'),
+                r.wrapping_sub(b'0'),
+            )),
             _ => None,
         }
+    }
+
+    /// The standard board's square a name spells, read case-insensitively;
+    /// used by move text.
+    pub(crate) fn from_name_any_case(name: &str) -> Option<Square> {
+        Square::file_row(name).and_then(|(file, row)| Square::at(file, row))
     }
 }
 
@@ -148,8 +191,8 @@ impl fmt::Display for Square {
     }
 }
 
-/// A name that is not one of the twenty squares (lowercase `a1` … `h3`, with
-/// `e1 f1 e3 f3` missing).
+/// A name that is not one of a board's squares (on the standard board
+/// lowercase `a1` … `h3`, with `e1 f1 e3 f3` missing).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("there is no square called {0:?}")]
 pub struct ParseSquareError(pub String);

@@ -117,7 +117,10 @@ fn apply_refuses_with_the_reason_and_changes_nothing() {
             roll: 2
         }
     );
-    assert_eq!(b.apply(9, mv("b2-d2")), Err(ApplyError::Roll(9)));
+    assert_eq!(
+        b.apply(9, mv("b2-d2")),
+        Err(ApplyError::Roll { roll: 9, max: 4 })
+    );
     let mut bear = board(Variant::FINKEL, "4xx2/7l/4xxll l 0 4 7 0", 0);
     assert_eq!(
         bear.apply(3, mv("g1-home")).unwrap_err().code(),

@@ -6,7 +6,7 @@ mod common;
 use common::{Xorshift, random_position};
 use dice_core::{Side, Status};
 use royal_ur::{
-    Bot, BotError, Move, Position, Route, Rung, Variant, Weights, evaluate, greedy, rung, search,
+    Bot, BotError, Move, Path, Position, Rung, Variant, Weights, evaluate, greedy, rung, search,
 };
 
 fn pos(text: &str) -> Position {
@@ -212,26 +212,26 @@ fn a_win_is_worth_a_million_and_the_depth_left() {
 
 #[test]
 fn the_ladder_and_the_bot() {
-    assert_eq!(rung(1, Route::Short), Ok(Rung::Greedy));
+    assert_eq!(rung(1, Path::Bell), Ok(Rung::Greedy));
     assert_eq!(
-        rung(3, Route::Short),
+        rung(3, Path::Bell),
         Ok(Rung::Search {
             depth: 3,
             weights: SHORT
         })
     );
     assert_eq!(
-        rung(4, Route::Long),
+        rung(4, Path::Masters),
         Ok(Rung::Search {
             depth: 4,
             weights: LONG
         })
     );
     assert_eq!(
-        rung(5, Route::Long),
+        rung(5, Path::Masters),
         Err(BotError::Level { level: 5, top: 4 })
     );
-    assert_eq!(rung(0, Route::Long).unwrap_err().code(), "level");
+    assert_eq!(rung(0, Path::Masters).unwrap_err().code(), "level");
     assert_eq!(
         Bot::new(Some(0), None),
         Err(BotError::Level { level: 0, top: 4 })

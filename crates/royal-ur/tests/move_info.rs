@@ -83,7 +83,9 @@ fn hand_worked_traces() {
         assert_eq!(i.side(), pos(position).side(), "{what}");
         assert_eq!(i.to_step(), i.from_step() + roll, "{what}");
         // The flags are the ones applying the move reports.
-        let (_, flags) = pos(position).apply_unchecked(mv(text)).unwrap();
+        let (_, flags) = pos(position)
+            .apply_unchecked(&variant, roll, mv(text))
+            .unwrap();
         assert_eq!(i.flags(), flags, "{what}");
     }
 }
@@ -178,24 +180,25 @@ fn serialized_with_the_reference_field_names() {
     assert_eq!(json["home"], true);
 }
 
-/// The details of a legal move, worked out from the public route functions
+/// The details of a legal move, worked out from the public path functions
 /// and the position alone.
 fn account(variant: &Variant, p: &Position, roll: u8, mv: Move) -> String {
     let side = p.side();
-    let route = variant.route();
+    let path = variant.path();
     let from_step = match mv.from() {
         Place::Hand => 0,
-        Place::Square(s) => route.step_of(side, s).unwrap(),
+        Place::Square(s) if p.is_second_visit(s) => path.second_step_of(side, s).unwrap(),
+        Place::Square(s) => path.step_of(side, s).unwrap(),
         Place::Home => unreachable!("no move starts at home"),
     };
     let to_step = from_step + roll;
     let (captures, rosette) = match mv.to() {
         Place::Square(s) => {
-            assert_eq!(route.square(side, to_step), Some(s), "{mv}");
-            (p.at(s) == Some(side.other()), s.is_rosette())
+            assert_eq!(path.square(side, to_step), Some(s), "{mv}");
+            (p.at(s) == Some(side.other()), variant.board().is_rosette(s))
         }
         _ => {
-            assert_eq!(to_step, route.len() + 1, "{mv}");
+            assert_eq!(to_step, path.len() + 1, "{mv}");
             (false, false)
         }
     };
@@ -215,7 +218,7 @@ fn every_legal_move_of_random_positions_has_the_worked_out_details() {
         for _ in 0..400 {
             let anywhere = rng.next_u64() & 3 == 0;
             let p = random_position(&mut rng, &variant, anywhere);
-            for roll in 0..=5 {
+            for roll in 0..=variant.roll_limit() + 1 {
                 let legal = p.legal(&variant, roll);
                 let infos: Vec<MoveInfo> = p.move_infos(&variant, roll).collect();
                 assert_eq!(infos.len(), legal.len(), "{p} {roll}");

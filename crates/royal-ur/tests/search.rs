@@ -19,7 +19,7 @@ fn the_search_gives_the_recorded_answers() {
         };
         let variant: Variant = rules.parse().unwrap();
         let position = Position::parse(position).unwrap();
-        let Rung::Search { weights, .. } = rung(level.parse().unwrap(), variant.route()).unwrap()
+        let Rung::Search { weights, .. } = rung(level.parse().unwrap(), variant.path()).unwrap()
         else {
             panic!("level {level} does not search");
         };

@@ -593,16 +593,24 @@ fn reaches_happiness_again(variant: &Variant, mv: Option<Move>) -> bool {
 /// `faces` error rather than a malformed line), and a `[light p2]` header
 /// when light does not sit at p1.
 impl Notation for Senet {
-    const MAX_ROLL: u8 = ROLL_MAX;
-    const FACES_LEN: std::ops::RangeInclusive<usize> = 3..=4;
     type Extra = Seat;
 
-    fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Side {
-        if throws_again(roll) || reaches_happiness_again(variant, mv) {
-            side
-        } else {
-            side.other()
-        }
+    fn max_roll(_variant: &Variant) -> u8 {
+        ROLL_MAX
+    }
+
+    fn faces_len(_variant: &Variant) -> std::ops::RangeInclusive<usize> {
+        3..=4
+    }
+
+    fn next_in_record(variant: &Variant, side: Side, roll: u8, mv: Option<Move>) -> Option<Side> {
+        Some(
+            if throws_again(roll) || reaches_happiness_again(variant, mv) {
+                side
+            } else {
+                side.other()
+            },
+        )
     }
 
     fn next_in_record_why(

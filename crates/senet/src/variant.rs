@@ -122,7 +122,7 @@ pub struct Variant {
     pub pieces: Pieces,
 }
 
-const fn ch(roll: u8, weight: u8) -> Chance {
+const fn ch(roll: u8, weight: u16) -> Chance {
     Chance {
         roll,
         weight,

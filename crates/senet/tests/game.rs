@@ -19,7 +19,7 @@ fn known_sticks_from_the_shared_seed() {
         (Side::Light, 1, None, true)
     );
     assert_eq!(game.rules_revision(), 1);
-    let rolls: Vec<(u8, u8)> = game.chances().iter().map(|c| (c.roll, c.weight)).collect();
+    let rolls: Vec<(u8, u16)> = game.chances().iter().map(|c| (c.roll, c.weight)).collect();
     assert_eq!(rolls, [(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
 }
 

@@ -402,11 +402,11 @@ fn winning_and_status() {
 #[test]
 fn next_in_record() {
     let mv: Move = "25-26".parse().unwrap();
-    assert_eq!(Senet::next_in_record(&S, L, 2, Some(mv)), L);
+    assert_eq!(Senet::next_in_record(&S, L, 2, Some(mv)), Some(L));
     assert_eq!(
         Senet::next_in_record(&K, L, 2, Some("24-26".parse().unwrap())),
-        D
+        Some(D)
     );
-    assert_eq!(Senet::next_in_record(&K, L, 5, None), L);
-    assert_eq!(Senet::next_in_record(&K, D, 3, None), L);
+    assert_eq!(Senet::next_in_record(&K, L, 5, None), Some(L));
+    assert_eq!(Senet::next_in_record(&K, D, 3, None), Some(L));
 }

@@ -44,15 +44,21 @@ pub enum SolveError {
     /// number, no sweeps allowed).
     #[error("bad solve options: {0}")]
     Options(String),
+    /// The solver does not handle these rules: it solves the reference's
+    /// rule sets (the bell and masters paths, a rosette throwing again and
+    /// a capture not, 3 or 4 dice).
+    #[error("the solver does not handle the rules {0}: it solves the reference's rule sets")]
+    Rules(String),
 }
 
 impl SolveError {
-    /// The contract word: `not_converged` or `options`.
+    /// The contract word: `not_converged`, `options` or `rules`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
             SolveError::NotConverged { .. } => "not_converged",
             SolveError::Options(_) => "options",
+            SolveError::Rules(_) => "rules",
         }
     }
 }

@@ -20,12 +20,12 @@
 //! 4. their private cells.
 //!
 //! Rank and unrank are O(1) (unrank does two binary searches over small
-//! tables). The geometry comes from [`royal_ur::Route`]: which steps are
+//! tables). The geometry comes from [`royal_ur::Path`]: which steps are
 //! shared, which are rosettes and which step of theirs each shared step of
 //! mine is.
 
 use dice_core::Side;
-use royal_ur::{Position, Route, Square, Variant};
+use royal_ur::{Path, Position, Square, Variant};
 
 use crate::error::LookupError;
 
@@ -122,7 +122,7 @@ impl Index {
     /// arrangement tables take about 130 MB for 7 pieces).
     #[must_use]
     pub fn new(variant: &Variant) -> Index {
-        let route = variant.route();
+        let route = variant.path();
         let route_len = route.len();
         let pieces = variant.pieces();
         let mut cell_step = [[0u8; 20]; 2];
@@ -573,7 +573,7 @@ impl Index {
     /// The position of a state with `side` to move.
     #[must_use]
     pub fn position(&self, state: State, side: Side) -> Position {
-        let route: Route = self.variant.route();
+        let route: Path = self.variant.path();
         let mut pos = Position::EMPTY.with_side(side);
         for (who, mask) in [(side, state.mine), (side.other(), state.theirs)] {
             let mut m = mask;
@@ -647,6 +647,7 @@ mod tests {
     use super::*;
 
     fn variants() -> Vec<Variant> {
+        use royal_ur::Route;
         let mut out = Vec::new();
         for route in Route::ALL {
             for pieces in 1..=3 {
@@ -719,7 +720,7 @@ mod tests {
         // held twice, with each home count that fits.
         for v in variants() {
             let ix = Index::new(&v);
-            let route = v.route();
+            let route = v.path();
             let p = v.pieces() as u32;
             let len = route.len();
             let cells = |side: Side, mask: u32| -> u32 {

@@ -142,7 +142,7 @@ mod tests {
                                 pos.legal_into(&v, roll, &mut list);
                                 let want: Vec<_> = list
                                     .iter()
-                                    .map(|&mv| pos.apply_unchecked(mv).unwrap())
+                                    .map(|&mv| pos.apply_unchecked(&v, roll, mv).unwrap())
                                     .map(|(next, flags)| (next, flags.rosette))
                                     .collect();
                                 let mut got = Vec::new();

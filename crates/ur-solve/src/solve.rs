@@ -252,8 +252,9 @@ impl Solution {
 /// # Errors
 ///
 /// [`SolveError::Options`] for a tolerance that is not in (0, 0.1) or a
-/// zero sweep limit; [`SolveError::NotConverged`] when a layer pair does
-/// not settle within the sweep limit.
+/// zero sweep limit; [`SolveError::Rules`] for rules outside the
+/// reference's space ([`Variant::is_reference`]); [`SolveError::NotConverged`]
+/// when a layer pair does not settle within the sweep limit.
 ///
 /// # Examples
 ///
@@ -273,6 +274,9 @@ pub fn solve(
     mut progress: impl FnMut(&Progress),
 ) -> Result<Solution, SolveError> {
     check(options)?;
+    if !variant.is_reference() {
+        return Err(SolveError::Rules(variant.to_string()));
+    }
     let started = Instant::now();
     let index = Index::new(variant);
     let rules = Transitions::new(&index)?;
