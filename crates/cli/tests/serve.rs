@@ -211,13 +211,18 @@ fn friend_games_play_to_the_end_with_fair_dice() {
     }
 }
 
+/// A server given the table of `rules`, solved by `race solve`.
+fn serve_a_table(scratch: &Scratch, rules: &str) -> Server {
+    let table = scratch.path("rules.table");
+    let run = race(&["solve", rules, "--out", table.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()])
+}
+
 #[test]
 fn the_perfect_bot_plays_from_a_table() {
     let scratch = Scratch::new("perfect");
-    let table = scratch.path("finkel2.table");
-    let run = race(&["solve", FINKEL2, "--out", table.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.err);
-    let server = Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()]);
+    let server = serve_a_table(&scratch, FINKEL2);
     let end = play_against_bot(
         &server,
         &scratch,
@@ -245,10 +250,7 @@ fn a_blitz_table_plays_and_reviews() {
     const BLITZ2: &str = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
                           rosette_again=1 capture_again=1 pieces=2";
     let scratch = Scratch::new("blitz");
-    let table = scratch.path("blitz2.table");
-    let run = race(&["solve", BLITZ2, "--out", table.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.err);
-    let server = Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()]);
+    let server = serve_a_table(&scratch, BLITZ2);
     let end = play_against_bot(
         &server,
         &scratch,
