@@ -181,6 +181,51 @@ pub fn ur_position(data: &[u8]) {
             Err(e) => assert!(!e.code().is_empty() && !e.to_string().is_empty()),
         }
     }
+    ur_position_under_every_board(text);
+}
+
+/// Ur positions read under rule sets of each board and path (aseb's rows,
+/// murray's and skiriuk's second visits): accepted text is exactly its
+/// written form and reads back equal; the standard board's paths read what
+/// the reference reads; the key text has 14 digits on the paths that come
+/// back, 12 on the others; `check` passing means the piece count holds.
+fn ur_position_under_every_board(text: &str) {
+    use royal_ur::{Path, Position, Variant};
+    let reference = Position::parse(text);
+    for path in Path::ALL {
+        let variant = Variant::FINKEL.with_path(path);
+        let read = Position::parse_for(text, &variant);
+        if matches!(path, Path::Bell | Path::Masters) {
+            assert_eq!(
+                read.as_ref().map_err(|e| e.code()),
+                reference.as_ref().map_err(|e| e.code()),
+                "{text:?} under {path}"
+            );
+        }
+        let position = match read {
+            Ok(position) => position,
+            Err(e) => {
+                assert!(!e.code().is_empty() && !e.to_string().is_empty());
+                continue;
+            }
+        };
+        let shown = position.to_string();
+        let back = Position::parse_for(&shown, &variant)
+            .unwrap_or_else(|e| panic!("{text:?} reads under {path} but {shown:?} does not: {e}"));
+        assert_eq!(back, position, "{text:?} -> {shown:?} under {path}");
+        assert_eq!(back.to_string(), shown);
+        let width = if path.revisits() { 14 } else { 12 };
+        assert_eq!(position.key_text(&variant).len(), width, "{text:?} under {path}");
+        for pieces in 1..=royal_ur::PIECES_MAX {
+            let Ok(variant) = variant.with_pieces(pieces) else {
+                continue;
+            };
+            match position.check(&variant) {
+                Ok(()) => assert!(position.is_consistent(pieces)),
+                Err(e) => assert!(!e.code().is_empty() && !e.to_string().is_empty()),
+            }
+        }
+    }
 }
 
 /// Senet positions: the first byte picks one of the 128 rule sets, the rest

@@ -97,9 +97,10 @@ pub struct SeedArgs {
 pub struct PlayArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set: a name (finkel, masters; kendall, skyruk), or the
-    /// fields that differ from finkel (ur) or kendall (senet) in any order,
-    /// e.g. "route=long pieces=5".
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// finkel (ur) or kendall (senet) in any order, e.g. "path=murray
+    /// dice=3" or "route=long pieces=5".
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The bot's level: 1 to 99 (above the top of the ladder plays the
@@ -167,7 +168,9 @@ pub struct ReplayArgs {
 pub struct RollArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The position (the start when not given).
@@ -197,7 +200,9 @@ pub struct PositionArgs {
     /// The position string.
     #[arg(long, value_name = "POSITION")]
     pub position: String,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -222,7 +227,9 @@ pub struct ThrowsArgs {
     /// How many throws (at most 1,000,000).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub count: u64,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -235,7 +242,9 @@ pub struct ThrowsArgs {
 pub struct PerftArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many plies deep (0 to 64).
@@ -272,7 +281,9 @@ pub struct BotArgs {
 pub struct SelfplayArgs {
     /// Which game.
     pub game: GameName,
-    /// The rule set: a name, or the fields that differ from the default (e.g. pieces=5).
+    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
+    /// masters4d; senet: kendall, skyruk), or the fields that differ from
+    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many games.

@@ -51,10 +51,15 @@ pub trait Soak: Engine {
 
 impl Soak for royal_ur::Ur {
     fn any_move(bits: u64) -> Option<royal_ur::Move> {
-        use royal_ur::{Move, Place, Square};
-        let place = |b: u64| match b % 22 {
+        use royal_ur::{BoardShape, Move, Place, Square};
+        // The standard board's twenty squares, the hand, home, and the
+        // aseb board's i2..l2 (the squares the standard board lacks).
+        let place = |b: u64| match b % 26 {
             20 => Place::Hand,
             21 => Place::Home,
+            c @ 22.. => BoardShape::Aseb
+                .at(c as u8 - 14, 2)
+                .map_or(Place::Hand, Place::Square),
             c => Square::from_cell(c as usize).map_or(Place::Hand, Place::Square),
         };
         // A move from home or to the hand is not a move at all; it becomes

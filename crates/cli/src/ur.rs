@@ -4,7 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use dice_core::{Faces, Game, LogEntry, Side};
-use royal_ur::{Flags, LEVEL_TOP, MoveInfo, Place, Position, Square, Ur, Variant, display_entry};
+use royal_ur::{
+    BoardShape, Flags, LEVEL_TOP, MoveInfo, Place, Position, Ur, Variant, display_entry,
+};
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
@@ -59,6 +61,14 @@ fn faces_text(faces: Faces, style: &Style) -> String {
         .collect()
 }
 
+/// The files above a board: `     a  b  c … h` (the aseb board to `l`).
+fn file_letters(board: BoardShape) -> String {
+    let files: Vec<String> = (0..board.row_width(2))
+        .map(|f| char::from(b'a' + f).to_string())
+        .collect();
+    format!("     {}", files.join("  "))
+}
+
 fn place_words(place: Place) -> String {
     match place {
         Place::Hand => "the hand".to_owned(),
@@ -81,9 +91,11 @@ impl Engine for Ur {
         vec![Variant::FINKEL, Variant::MASTERS]
     }
 
+    /// Reads the position in the rule set's text: the aseb board's rows,
+    /// or second visits on murray's and skiriuk's paths (the reference's
+    /// text under its own rule sets).
     fn parse_position(text: &str, variant: &Variant, input: &str) -> Result<Position, Refused> {
-        let _ = variant;
-        Position::parse(text).map_err(|e| {
+        Position::parse_for(text, variant).map_err(|e| {
             Refused::new(
                 input,
                 e.code(),
@@ -109,8 +121,8 @@ impl Engine for Ur {
         position.to_string()
     }
 
-    fn key_text(position: &Position, _variant: &Variant) -> String {
-        position.key().to_string()
+    fn key_text(position: &Position, variant: &Variant) -> String {
+        position.key_text(variant)
     }
 
     fn move_infos(variant: &Variant, position: &Position, roll: u8) -> Vec<MoveInfo> {
@@ -181,7 +193,14 @@ impl Engine for Ur {
             text.push_str(&format!(", capturing a {} piece", side.other()));
         }
         if entry.flags.rosette {
-            text.push_str("; it lands on a rosette and throws again");
+            text.push_str("; it lands on a rosette");
+        }
+        if variant.throws_again(entry.flags) {
+            text.push_str(if entry.flags.rosette {
+                " and throws again"
+            } else {
+                ", and throws again"
+            });
         }
         text.push('.');
         text
@@ -213,19 +232,20 @@ impl Engine for Ur {
                 }
             }
         }
+        let board = variant.board();
         let mut out = String::new();
-        out.push_str(&style.paint("     a  b  c  d  e  f  g  h", Paint::Dim));
+        out.push_str(&style.paint(&file_letters(board), Paint::Dim));
         out.push('\n');
         for row in [3u8, 2, 1] {
             out.push_str(&style.paint(&format!("  {row} "), Paint::Dim));
-            for file in 0..8u8 {
-                let Some(sq) = Square::at(file, row) else {
+            for file in 0..board.row_width(2) {
+                let Some(sq) = board.at(file, row) else {
                     out.push_str("   ");
                     continue;
                 };
                 let glyph = match position.at(sq) {
                     Some(side) => piece(side, style),
-                    None if sq.is_rosette() => style.paint(style.pick("✿", "*"), Paint::Dim),
+                    None if board.is_rosette(sq) => style.paint(style.pick("✿", "*"), Paint::Dim),
                     None => style.paint(style.pick("·", "."), Paint::Dim),
                 };
                 let (l, r) = if landed[sq.cell()] {
@@ -260,7 +280,6 @@ impl Engine for Ur {
             out = out.trim_end().to_owned();
             out.push('\n');
         }
-        let _ = variant;
         let marks: Vec<String> = last
             .iter()
             .filter(|e| e.mv.is_some())
@@ -293,18 +312,21 @@ impl Engine for Ur {
             route.len(),
             route.len()
         );
-        out.push_str("     a  b  c  d  e  f  g  h\n");
+        let board = variant.board();
+        out.push_str(&file_letters(board));
+        out.push('\n');
         for row in [3u8, 2, 1] {
             out.push_str(&format!("  {row} "));
-            for file in 0..8u8 {
-                let cell =
-                    Square::at(file, row).and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
+            for file in 0..board.row_width(2) {
+                let cell = board
+                    .at(file, row)
+                    .and_then(|sq| route.step_of(side, sq).map(|s| (sq, s)));
                 match cell {
-                    Some((sq, s)) if sq.is_rosette() => {
+                    Some((sq, s)) if board.is_rosette(sq) => {
                         out.push_str(&format!("{s:>2}{}", style.pick("✿", "*")));
                     }
                     Some((_, s)) => out.push_str(&format!("{s:>2} ")),
-                    None if Square::at(file, row).is_some() => out.push_str(" - "),
+                    None if board.at(file, row).is_some() => out.push_str(" - "),
                     None => out.push_str("   "),
                 }
             }

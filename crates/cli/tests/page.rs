@@ -145,11 +145,21 @@ fn ur_pieces(position: &str) -> Value {
     for (i, row) in board.split('/').enumerate() {
         let rank = 3 - i;
         let mut file = 0u8;
+        let mut run = 0u8;
         for ch in row.chars() {
+            if let Some(digit) = ch.to_digit(10) {
+                // A number, of one or two digits, is a run of empty squares.
+                run = run * 10 + digit as u8;
+                continue;
+            }
+            file += std::mem::take(&mut run);
             match ch {
-                '0'..='9' => file += ch as u8 - b'0',
-                'l' | 'd' => {
-                    let side = if ch == 'l' { "light" } else { "dark" };
+                'l' | 'd' | 'L' | 'D' => {
+                    let side = if ch.eq_ignore_ascii_case(&'l') {
+                        "light"
+                    } else {
+                        "dark"
+                    };
                     out.insert(format!("{side}:{}{rank}", char::from(b'a' + file)));
                     file += 1;
                 }
@@ -448,6 +458,77 @@ async fn a_senet_friend_game_through_the_invite_link() {
     }
     host.close().await;
     friend.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_aseb_game_on_its_long_board_and_a_custom_path() {
+    let bench = Bench::start("aseb", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("rules", "aseb"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    // The aseb board: twenty squares, twelve of them in the middle row,
+    // and no square of the standard board's far end on the sides.
+    let cells = b
+        .js("return [...document.querySelectorAll('#board .cell')].map(c => c.dataset.cell)")
+        .await;
+    let cells: Vec<&str> = cells
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(cells.len(), 20, "{cells:?}");
+    assert!(cells.contains(&"l2") && !cells.contains(&"g1"), "{cells:?}");
+    let rosettes = b
+        .js("return [...document.querySelectorAll('#board .cell')]                .filter(c => c.querySelector('.rosette')).map(c => c.dataset.cell).sort()")
+        .await;
+    assert_eq!(rosettes, json!(["a1", "a3", "d2", "h2", "l2"]));
+    for _ in 0..12 {
+        if next(&b).await == Next::Over {
+            break;
+        }
+        // This seat's turn: the server waits for it, and the board shows
+        // the server's position, pieces on i2..l2 included.
+        let state = server.state(&id);
+        assert_eq!(
+            board_text(&b).await["pieces"],
+            ur_pieces(state["position"].as_str().unwrap())
+        );
+        click_move(&b, true).await;
+    }
+    assert_eq!(server.state(&id)["rules"], "aseb");
+
+    // A custom rule set on murray's path, chosen field by field.
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("rules", "custom"),
+            ("field-path", "murray"),
+            ("field-capture_again", "1"),
+            ("opponent", "bot"),
+            ("level", "1"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        server.state(&id)["rules"],
+        "board=standard path=murray dice=4 zero_rolls=0 safe_rosettes=1 rosette_again=1 \
+         capture_again=1 pieces=7"
+    );
+    b.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -323,6 +323,125 @@ fn records_keep_every_field_in_canonical_order() {
     assert_eq!(json(&run.out)["error"]["why"], "rules");
 }
 
+#[test]
+fn every_preset_and_board_is_offered() {
+    for (name, rules) in [
+        ("finkel", "finkel"),
+        ("blitz", "blitz"),
+        ("aseb", "aseb"),
+        (
+            "finkel2p",
+            "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2",
+        ),
+        (
+            "masters4d",
+            "route=long dice=4 zero_rolls=0 safe_rosettes=0 pieces=7",
+        ),
+        (
+            "path=murray dice=3",
+            "board=standard path=murray dice=3 zero_rolls=0 safe_rosettes=1 rosette_again=1 \
+             capture_again=0 pieces=7",
+        ),
+    ] {
+        let run = race(&["perft", "ur", "--rules", name, "--depth", "0", "--json"]);
+        assert_eq!(json(ok(&run))["rules"], rules, "{name}");
+    }
+    // A board and a path that do not go together, and a path's name.
+    let run = race(&[
+        "moves",
+        "ur",
+        "--rules",
+        "board=aseb path=masters",
+        "--roll",
+        "1",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(run.err.contains("(rules, clash)"), "{}", run.err);
+    let run = race(&["moves", "ur", "--rules", "bell", "--roll", "1"]);
+    assert!(run.err.contains("(rules, unknown_name)"), "{}", run.err);
+    // aseb positions, moves and the board drawn twelve files long.
+    let aseb = "4/3l1d1d1l2/3l l 2 0 3 0";
+    let run = race(&[
+        "moves",
+        "ur",
+        "--rules",
+        "aseb",
+        "--position",
+        aseb,
+        "--roll",
+        "2",
+        "--json",
+    ]);
+    let moves: Vec<String> = json(ok(&run))["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(moves, ["hand-c1", "d1-b1", "d2-f2", "j2-l2"]);
+    let run = race(&[
+        "position",
+        "ur",
+        "--rules",
+        "aseb",
+        "--position",
+        aseb,
+        "--ascii",
+    ]);
+    let drawn: Vec<&str> = ok(&run).lines().collect();
+    assert_eq!(drawn[0], "     a  b  c  d  e  f  g  h  i  j  k  l");
+    assert_eq!(drawn[2], "  2  .  .  .  L  .  D  .  D  .  L  .  *");
+    assert!(drawn[1].starts_with("  3  *  .  .  .   "), "{}", drawn[1]);
+    // The standard board's text is not an aseb position.
+    let run = race(&[
+        "position",
+        "ur",
+        "--rules",
+        "aseb",
+        "--position",
+        "4xx2/8/4xx2 l 5 0 5 0",
+    ]);
+    assert!(run.err.contains("(POS_WIDTH)"), "{}", run.err);
+    // Murray's keys hold the second visits: 14 digits.
+    let run = race(&[
+        "position",
+        "ur",
+        "--rules",
+        "path=murray",
+        "--position",
+        "1l2xx2/2D1Ld2/4xxl1 l 4 0 5 0",
+        "--json",
+    ]);
+    assert_eq!(json(ok(&run))["key"], "0a000040920100");
+    // Bot games under blitz write records that replay.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("race-blitz-records");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_text = dir.display().to_string();
+    let run = race(&[
+        "selfplay",
+        "ur",
+        "--rules",
+        "blitz",
+        "--games",
+        "2",
+        "--light",
+        "2",
+        "--dark",
+        "1",
+        "--records",
+        &dir_text,
+    ]);
+    ok(&run);
+    for record in std::fs::read_dir(&dir)
+        .expect("records")
+        .filter_map(Result::ok)
+    {
+        let text = std::fs::read_to_string(record.path()).expect("record");
+        assert!(text.starts_with("[rules blitz]\n"), "{text}");
+        ok(&race(&["replay", &record.path().display().to_string()]));
+    }
+}
+
 // ---- seeds as given ----
 
 #[test]

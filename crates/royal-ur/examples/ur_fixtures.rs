@@ -73,6 +73,8 @@ fn main() -> Result<(), Box<dyn Error>> {
     let five_unsafe = Variant::custom([("pieces", "5"), ("safe_rosettes", "0")])?;
     let long_three_zero4 =
         Variant::custom([("route", "long"), ("pieces", "3"), ("zero_rolls", "4")])?;
+    let murray_three_dice = Variant::parse_lenient("path=murray dice=3 pieces=4")?;
+    let skiriuk_capture = Variant::parse_lenient("path=skiriuk capture_again=1")?;
     let sets = [
         ("finkel", Variant::FINKEL, 4),
         ("masters", Variant::MASTERS, 4),
@@ -81,11 +83,24 @@ fn main() -> Result<(), Box<dyn Error>> {
         ("three-dice", dice3, 1),
         ("five-unsafe", five_unsafe, 1),
         ("long-three-zero4", long_three_zero4, 1),
+        ("blitz", Variant::BLITZ, 1),
+        ("aseb", Variant::ASEB, 1),
+        ("finkel2p", Variant::FINKEL2P, 1),
+        ("masters4d", Variant::MASTERS4D, 1),
+        ("murray-three-dice", murray_three_dice, 1),
+        ("skiriuk-capture", skiriuk_capture, 1),
     ];
     let mut finished = Vec::new();
     for (set, variant, rounds) in sets {
         for round in 0..rounds {
             for (pname, policy) in policies {
+                // Always entering a new piece makes games on the paths that
+                // come back down the middle lane run to thousands of plies
+                // of pieces sent back (murray's with four pieces: 13,000);
+                // the other three policies show those paths well enough.
+                if matches!(policy, Policy::First) && variant.path().revisits() {
+                    continue;
+                }
                 // Every other game names its first side; the rest throw for it.
                 let named = (round + pname.len()) % 2 == 0;
                 let first = named.then_some(if round % 2 == 0 {

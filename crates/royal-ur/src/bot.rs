@@ -44,8 +44,10 @@ pub enum Rung {
 
 /// The rung of `level` (1..4) on `path`'s ladder. The reference has two
 /// ladders, one for each of its routes (bell's path, short, and masters',
-/// long); the other paths take the weights that play them best of those
-/// tried (see `docs/royal-ur-stats.md`).
+/// long); aseb's path, whose shared lane both sides reach at the same
+/// steps as on bell's, takes bell's weights, and murray's and skiriuk's,
+/// which begin as masters' path does, take masters' (the two compared, and
+/// the ladder's figures under blitz and aseb, in `docs/royal-ur-stats.md`).
 ///
 /// | level | bell (finkel) | masters, murray, skiriuk | aseb |
 /// |---|---|---|---|

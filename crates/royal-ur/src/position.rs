@@ -47,12 +47,15 @@ pub struct Position {
     pub(crate) hands: [u8; 2],
     pub(crate) homes: [u8; 2],
     pub(crate) side: Side,
-    /// The board's shape.
-    pub(crate) shape: BoardShape,
-    /// Bit `f`: the piece on file `f` of row 2 (`a2..g2`) is on its second
-    /// visit there (murray's and skiriuk's paths); 0 on the other paths.
-    pub(crate) laps: u8,
+    /// Bits 0..6: bit `f` says the piece on file `f` of row 2 (`a2..g2`) is
+    /// on its second visit there (murray's and skiriuk's paths; 0 on the
+    /// others). Bit 7: the board is the aseb board. (One byte for both
+    /// keeps a position small enough to travel in registers.)
+    pub(crate) meta: u8,
 }
+
+/// The bit of [`Position::meta`] that says the board is the aseb board.
+const ASEB_BIT: u8 = 0x80;
 
 /// The squares `a2..g2` (indices 6..12), where a piece may be on its second
 /// visit, as a mask over square indices; bit `f` of a position's laps is
@@ -323,9 +326,24 @@ impl Position {
             hands: [0, 0],
             homes: [0, 0],
             side: Side::Light,
-            shape,
-            laps: 0,
+            meta: match shape {
+                BoardShape::Standard => 0,
+                BoardShape::Aseb => ASEB_BIT,
+            },
         }
+    }
+
+    /// The second visits: bit `f` for a piece on its second visit to file
+    /// `f` of row 2.
+    #[inline]
+    pub(crate) const fn laps(&self) -> u8 {
+        self.meta & !ASEB_BIT
+    }
+
+    /// Sets the second visits (see [`Position::laps`]).
+    #[inline]
+    pub(crate) const fn set_laps(&mut self, laps: u8) {
+        self.meta = (self.meta & ASEB_BIT) | (laps & !ASEB_BIT);
     }
 
     /// The start under `variant`: every piece in hand, `first` to move, on
@@ -573,7 +591,7 @@ impl Position {
     fn place(&mut self, square: Square, dark: bool, second: bool) {
         self.boards[usize::from(dark)] |= 1 << square.cell();
         if second {
-            self.laps |= lap_bit(square);
+            self.set_laps(self.laps() | lap_bit(square));
         }
     }
 
@@ -624,7 +642,11 @@ impl Position {
     /// The board's shape.
     #[must_use]
     pub const fn shape(&self) -> BoardShape {
-        self.shape
+        if self.meta & ASEB_BIT == 0 {
+            BoardShape::Standard
+        } else {
+            BoardShape::Aseb
+        }
     }
 
     /// Who stands on a square, if anyone.
@@ -644,7 +666,7 @@ impl Position {
     /// `a2..g2`, under the murray and skiriuk paths).
     #[must_use]
     pub const fn is_second_visit(&self, square: Square) -> bool {
-        self.laps & lap_bit(square) != 0
+        self.laps() & lap_bit(square) != 0
     }
 
     /// The squares whose pieces are on their second visit, as a mask over
@@ -652,7 +674,7 @@ impl Position {
     /// murray and skiriuk paths.
     #[must_use]
     pub const fn second_visit_mask(&self) -> u32 {
-        (self.laps as u32) << LAP_BASE
+        (self.laps() as u32) << LAP_BASE
     }
 
     /// How many of a side's pieces wait in hand.
@@ -688,7 +710,7 @@ impl Position {
     #[must_use]
     pub const fn is_consistent(&self, pieces: u8) -> bool {
         let p = pieces as u32;
-        let off = !self.shape.mask();
+        let off = !self.shape().mask();
         self.boards[0] & self.boards[1] == 0
             && self.boards[0] & off == 0
             && self.boards[1] & off == 0
@@ -731,9 +753,9 @@ impl Position {
     ///
     /// The first [`Inconsistency`] found, in that order (light before dark).
     pub fn check(&self, variant: &Variant) -> Result<(), Inconsistency> {
-        if self.shape != variant.board() {
+        if self.shape() != variant.board() {
             return Err(Inconsistency::Board {
-                position: self.shape,
+                position: self.shape(),
                 rules: variant.board(),
             });
         }
@@ -741,7 +763,7 @@ impl Position {
             return Err(Inconsistency::Shared { square });
         }
         for side in Side::ALL {
-            if self.board_mask(side) & !self.shape.mask() != 0 {
+            if self.board_mask(side) & !self.shape().mask() != 0 {
                 return Err(Inconsistency::OffBoard { side });
             }
         }
@@ -788,7 +810,7 @@ impl Position {
     /// The first square (in the board's cell order) of a mask over square
     /// indices, if any.
     fn square_in(&self, mask: u32) -> Option<Square> {
-        self.shape
+        self.shape()
             .squares()
             .iter()
             .copied()
@@ -802,7 +824,7 @@ impl Position {
     /// masks.
     fn key_laid_out(&self) -> u64 {
         let mut bits = 0u64;
-        for (cell, &square) in self.shape.squares().iter().enumerate() {
+        for (cell, &square) in self.shape().squares().iter().enumerate() {
             let code = match self.at(square) {
                 None => 0,
                 Some(Side::Light) => 1u64,
@@ -824,15 +846,15 @@ impl Position {
     /// paths a bit for each of `a2..g2` whose piece is on its second visit.
     #[must_use]
     pub const fn key(&self) -> Key {
-        let light = self.shape.cells_of(self.boards[0]);
-        let dark = self.shape.cells_of(self.boards[1]);
+        let light = self.shape().cells_of(self.boards[0]);
+        let dark = self.shape().cells_of(self.boards[1]);
         let board = spread(light) | (spread(dark) << 1);
         Key::from_bits(
             board
                 | ((self.homes[0] as u64 & 7) << 40)
                 | ((self.homes[1] as u64 & 7) << 43)
                 | ((self.side.index() as u64) << 46)
-                | ((self.laps as u64 & 127) << 47),
+                | ((self.laps() as u64 & 127) << 47),
         )
     }
 
@@ -870,7 +892,7 @@ impl Position {
         let bit = 1 << square.cell();
         self.boards[0] &= !bit;
         self.boards[1] &= !bit;
-        self.laps &= !lap_bit(square);
+        self.set_laps(self.laps() & !lap_bit(square));
         if let Some(side) = who {
             self.boards[side.index()] |= bit;
         }
@@ -887,9 +909,9 @@ impl Position {
             return None;
         }
         if second {
-            self.laps |= bit;
+            self.set_laps(self.laps() | bit);
         } else {
-            self.laps &= !bit;
+            self.set_laps(self.laps() & !bit);
         }
         Some(self)
     }
@@ -941,7 +963,7 @@ impl Position {
             Path::Bell | Path::Masters => t.steps_of(own),
             Path::Aseb => t.steps_of_wide(own),
             Path::Murray | Path::Skiriuk => {
-                let lap = self.laps & (own >> LAP_BASE) as u8;
+                let lap = self.laps() & (own >> LAP_BASE) as u8;
                 t.steps_of(own & !((u32::from(lap)) << LAP_BASE)) | t.lap_steps(lap)
             }
         }
@@ -1012,8 +1034,8 @@ impl fmt::Display for Position {
             *run = 0;
         };
         for row in [3u8, 2, 1] {
-            for file in 0..self.shape.row_width(row) {
-                let piece = match self.shape.at(file, row) {
+            for file in 0..self.shape().row_width(row) {
+                let piece = match self.shape().at(file, row) {
                     None => Some(b'x'),
                     Some(sq) => self.at(sq).map(|s| {
                         let letter = s.letter() as u8;

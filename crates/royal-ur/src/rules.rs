@@ -43,17 +43,31 @@ impl Position {
         out.clear();
         let pieces = variant.pieces();
         if roll == 0
-            || roll > variant.roll_limit()
+            || (roll > ROLL_MAX && roll > variant.max_roll())
             || self.homes[0] >= pieces
             || self.homes[1] >= pieces
         {
             return;
         }
-        let t = variant.path().table(self.side);
-        match variant.path() {
+        let path = variant.path();
+        let t = path.table(self.side);
+        match path {
             Path::Bell | Path::Masters => self.legal_on::<false, false>(variant, t, roll, out),
-            Path::Aseb => self.legal_on::<true, false>(variant, t, roll, out),
-            Path::Murray | Path::Skiriuk => self.legal_on::<false, true>(variant, t, roll, out),
+            Path::Aseb | Path::Murray | Path::Skiriuk => {
+                self.legal_elsewhere(variant, t, roll, out);
+            }
+        }
+    }
+
+    /// [`Position::legal_into`] on the aseb board or a path that visits
+    /// squares twice, kept out of line so that the reference's paths stay
+    /// small enough to inline.
+    #[inline(never)]
+    fn legal_elsewhere(&self, variant: &Variant, t: &Table, roll: u8, out: &mut MoveList<Move>) {
+        if variant.path().revisits() {
+            self.legal_on::<false, true>(variant, t, roll, out);
+        } else {
+            self.legal_on::<true, false>(variant, t, roll, out);
         }
     }
 
@@ -94,7 +108,7 @@ impl Position {
             out.push_if(Move { from: HAND, to }, blocked & (1 << to) == 0);
         }
         let mut steps = if LAPS {
-            let lap = self.laps & (own >> 6) as u8;
+            let lap = self.laps() & (own >> 6) as u8;
             t.steps_of(own & !(u32::from(lap) << 6)) | t.lap_steps(lap)
         } else if WIDE {
             t.steps_of_wide(own)
@@ -174,14 +188,12 @@ impl Position {
                 flags.captures = true;
             }
             next.boards[me] |= bit;
-            flags.rosette = self.shape.rosette_mask() & bit != 0;
+            flags.rosette = self.shape().rosette_mask() & bit != 0;
         }
         if variant.path().revisits() {
-            next.laps = self.laps_after(variant.path(), roll, mv);
+            next.set_laps(self.laps_after(variant.path(), roll, mv));
         }
-        let again = (flags.rosette && variant.rosette_again())
-            || (flags.captures && variant.capture_again());
-        if !again {
+        if !variant.throws_again(flags) {
             next.side = self.side.other();
         }
         Some((next, flags))
@@ -190,9 +202,10 @@ impl Position {
     /// The second visits after `mv` for `roll` on a path that revisits: the
     /// piece leaving a square takes its mark with it, and the square it
     /// lands on is marked when `roll` brings it there on its second visit.
+    #[inline(never)]
     fn laps_after(&self, path: Path, roll: u8, mv: Move) -> u8 {
         let t = path.table(self.side);
-        let mut laps = self.laps;
+        let mut laps = self.laps();
         let from_step = match mv.from() {
             Place::Square(sq) => {
                 let step = self.step_at(self.side, sq, path).unwrap_or(0);
@@ -294,7 +307,7 @@ impl Position {
                 } else {
                     match self.at(sq) {
                         Some(s) if s == self.side => Refusal::OwnPiece,
-                        Some(_) if self.shape.is_rosette(sq) && variant.safe_rosettes() => {
+                        Some(_) if self.shape().is_rosette(sq) && variant.safe_rosettes() => {
                             Refusal::SafeRosette
                         }
                         _ => Refusal::BadMove,

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use dice_core::{Chance, Coded, MAX_DICE, ReadRules, read_rules};
 
-use crate::{BoardShape, Path, Route};
+use crate::{BoardShape, Flags, Path, Route};
 
 /// The most pieces a side can have.
 pub const PIECES_MAX: u8 = 7;
@@ -907,6 +907,27 @@ impl Variant {
             _ => &tables[1],
         };
         table.get(..=n).unwrap_or(&[])
+    }
+
+    /// Whether the side that made a move with these flags throws again:
+    /// it landed on a rosette and a rosette throws again, or it captured
+    /// and a capture throws again (one extra throw when both hold). A move
+    /// home is neither.
+    ///
+    /// ```
+    /// use royal_ur::{Flags, Variant};
+    ///
+    /// let capture = Flags { captures: true, rosette: false, home: false };
+    /// assert!(!Variant::FINKEL.throws_again(capture));
+    /// assert!(Variant::BLITZ.throws_again(capture));
+    /// let rosette = Flags { captures: false, rosette: true, home: false };
+    /// assert!(Variant::FINKEL.throws_again(rosette));
+    /// assert!(!Variant::FINKEL.with_rosette_again(false).throws_again(rosette));
+    /// ```
+    #[must_use]
+    #[inline]
+    pub const fn throws_again(&self, flags: Flags) -> bool {
+        (flags.rosette && self.rosette_again) || (flags.captures && self.capture_again)
     }
 
     /// What a throw with `marked` dice marked is worth: the count, except

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Xorshift, listed, oracle, places_on, random_position, variants};
 use dice_core::{MoveList, Notation, Rules, Side};
-use royal_ur::{Move, Path, Position, Refusal, Route, Ur, Variant, count_positions};
+use royal_ur::{BoardShape, Move, Path, Position, Refusal, Route, Ur, Variant, count_positions};
 
 fn pos(text: &str) -> Position {
     Position::parse(text).unwrap()
@@ -418,4 +418,325 @@ fn positions_that_cannot_occur_are_named() {
         &Variant::FINKEL,
         &p
     ));
+}
+
+/// A position in `variant`'s text.
+fn pos_for(text: &str, variant: &Variant) -> Position {
+    Position::parse_for(text, variant).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn hand_worked_move_lists_on_the_new_paths() {
+    let murray = Variant::parse_lenient("path=murray").unwrap();
+    let skiriuk = Variant::parse_lenient("path=skiriuk capture_again=1").unwrap();
+    // aseb: light d1 (step 1), d2 (8, a rosette), j2 (14), two in hand;
+    // dark f2 (10) and h2 (12, a safe rosette), three in hand.
+    let aseb = "4/3l1d1d1l2/3l l 2 0 3 0";
+    // murray: light b3 (25, its way out through dark's entry row), e2 on
+    // its second visit (19), g1 (16); dark f2 (10) and c2 on its second
+    // visit (21).
+    let murray_text = "1l2xx2/2D1Ld2/4xxl1 l 4 0 5 0";
+    // skiriuk: light c2 (7), h3 (13), a2 on its second visit (23, one step
+    // from home); dark d2 (8, a safe rosette) and b2 on its second visit
+    // (22).
+    let skiriuk_text = "4xx1l/LDld4/4xx2 l 4 0 5 0";
+    // blitz: light d2 (8), f2 (10), h2 (14); dark e2 (9), g2 (11) and g3
+    // (its 16, an unsafe rosette).
+    let blitz = "4xxd1/3ldldl/4xx2 l 2 0 2 0";
+    let dark = |v: &Variant, text: &str| pos_for(text, v).with_side(Side::Dark);
+    let cases: Vec<(Variant, Position, u8, Vec<&str>)> = vec![
+        (Variant::ASEB, pos_for(aseb, &Variant::ASEB), 0, vec![]),
+        (
+            Variant::ASEB,
+            pos_for(aseb, &Variant::ASEB),
+            1,
+            vec!["d1-c1", "d2-e2", "j2-k2"],
+        ),
+        (
+            Variant::ASEB,
+            pos_for(aseb, &Variant::ASEB),
+            2,
+            vec!["hand-c1", "d1-b1", "d2-f2", "j2-l2"],
+        ),
+        (
+            Variant::ASEB,
+            pos_for(aseb, &Variant::ASEB),
+            3,
+            vec!["hand-b1", "d1-a1", "d2-g2", "j2-home"],
+        ),
+        // d2-h2 would take a safe rosette; j2 overshoots.
+        (
+            Variant::ASEB,
+            pos_for(aseb, &Variant::ASEB),
+            4,
+            vec!["hand-a1", "d1-a2"],
+        ),
+        (
+            Variant::ASEB,
+            dark(&Variant::ASEB, aseb),
+            1,
+            vec!["hand-d3", "f2-g2", "h2-i2"],
+        ),
+        (
+            Variant::ASEB,
+            dark(&Variant::ASEB, aseb),
+            4,
+            vec!["hand-a3", "f2-j2", "h2-l2"],
+        ),
+        (
+            murray,
+            pos_for(murray_text, &murray),
+            1,
+            vec!["hand-d1", "g1-g2", "e2-d2", "b3-c3"],
+        ),
+        // g1 (16) and e2 (19) both capture on their second visits' squares.
+        (
+            murray,
+            pos_for(murray_text, &murray),
+            2,
+            vec!["hand-c1", "g1-f2", "e2-c2", "b3-d3"],
+        ),
+        // g1 would land on light's own e2.
+        (
+            murray,
+            pos_for(murray_text, &murray),
+            3,
+            vec!["hand-b1", "e2-b2", "b3-home"],
+        ),
+        (
+            murray,
+            pos_for(murray_text, &murray),
+            4,
+            vec!["hand-a1", "g1-d2", "e2-a2"],
+        ),
+        // Dark: f2 (10) to g1 (12) is light's safe rosette; c2 (21) runs on
+        // down the middle lane and out along light's entry row.
+        (
+            murray,
+            dark(&murray, murray_text),
+            2,
+            vec!["hand-c3", "c2-a2"],
+        ),
+        (
+            murray,
+            dark(&murray, murray_text),
+            3,
+            vec!["hand-b3", "f2-h1", "c2-a1"],
+        ),
+        (
+            skiriuk,
+            pos_for(skiriuk_text, &skiriuk),
+            1,
+            vec!["hand-d1", "h3-h2", "a2-home"],
+        ),
+        (
+            skiriuk,
+            pos_for(skiriuk_text, &skiriuk),
+            2,
+            vec!["hand-c1", "c2-e2", "h3-h1"],
+        ),
+        (
+            skiriuk,
+            pos_for(skiriuk_text, &skiriuk),
+            3,
+            vec!["hand-b1", "c2-f2", "h3-g1"],
+        ),
+        // Two moves onto g2: c2 at its first visit (11), h3 at its second
+        // (17).
+        (
+            skiriuk,
+            pos_for(skiriuk_text, &skiriuk),
+            4,
+            vec!["hand-a1", "c2-g2", "h3-g2"],
+        ),
+        (
+            skiriuk,
+            dark(&skiriuk, skiriuk_text),
+            1,
+            vec!["hand-d3", "d2-e2", "b2-a2"],
+        ),
+        (
+            skiriuk,
+            dark(&skiriuk, skiriuk_text),
+            2,
+            vec!["hand-c3", "d2-f2", "b2-home"],
+        ),
+        (
+            Variant::BLITZ,
+            pos_for(blitz, &Variant::BLITZ),
+            1,
+            vec!["hand-d1", "d2-e2", "f2-g2", "h2-h1"],
+        ),
+        // f2-g3 captures on a rosette that is not safe under blitz.
+        (
+            Variant::BLITZ,
+            pos_for(blitz, &Variant::BLITZ),
+            2,
+            vec!["hand-c1", "f2-g3", "h2-g1"],
+        ),
+        (
+            Variant::BLITZ,
+            pos_for(blitz, &Variant::BLITZ),
+            3,
+            vec!["hand-b1", "d2-g2", "f2-h3", "h2-home"],
+        ),
+        (
+            Variant::BLITZ,
+            pos_for(blitz, &Variant::BLITZ),
+            4,
+            vec!["hand-a1", "d2-g3"],
+        ),
+    ];
+    for (variant, position, roll, want) in cases {
+        assert_eq!(
+            listed(&variant, &position, roll),
+            want,
+            "{variant} {position} roll {roll}"
+        );
+        assert_eq!(
+            oracle(&variant, &position, roll),
+            want,
+            "oracle: {variant} {position} roll {roll}"
+        );
+    }
+}
+
+#[test]
+fn hand_worked_moves_applied_on_the_new_paths() {
+    let murray = Variant::parse_lenient("path=murray").unwrap();
+    let skiriuk = Variant::parse_lenient("path=skiriuk capture_again=1").unwrap();
+    let no_rosette_again =
+        Variant::parse_lenient("path=masters capture_again=1 rosette_again=0 safe_rosettes=0")
+            .unwrap();
+    let blitz = "4xxd1/3ldldl/4xx2 l 2 0 2 0";
+    // (rules, position, roll, move, position after, captures, rosette)
+    let cases = [
+        // A capture on an unsafe rosette throws again once.
+        (
+            Variant::BLITZ,
+            blitz,
+            2,
+            "f2-g3",
+            "4xxl1/3ld1dl/4xx2 l 2 0 3 0",
+            true,
+            true,
+        ),
+        // A capture throws again under blitz; a plain move passes.
+        (
+            Variant::BLITZ,
+            blitz,
+            1,
+            "d2-e2",
+            "4xxd1/4lldl/4xx2 l 2 0 3 0",
+            true,
+            false,
+        ),
+        (
+            Variant::BLITZ,
+            blitz,
+            1,
+            "h2-h1",
+            "4xxd1/3ldld1/4xx1l d 2 0 2 0",
+            false,
+            false,
+        ),
+        // Without the rosette switch a rosette passes the turn, but the
+        // capture on it still throws again.
+        (
+            no_rosette_again,
+            "4xxd1/3ldldl/4xx2 l 4 0 4 0",
+            4,
+            "hand-a1",
+            "4xxd1/3ldldl/l3xx2 d 3 0 4 0",
+            false,
+            true,
+        ),
+        (
+            no_rosette_again,
+            "4xxd1/3ldldl/4xx2 l 4 0 4 0",
+            2,
+            "f2-g3",
+            "4xxl1/3ld1dl/4xx2 l 4 0 5 0",
+            true,
+            true,
+        ),
+        // murray: g1 (16) to f2 is light's second visit there (18), and the
+        // dark piece on its first visit goes back to hand.
+        (
+            murray,
+            "1l2xx2/2D1Ld2/4xxl1 l 4 0 5 0",
+            2,
+            "g1-f2",
+            "1l2xx2/2D1LL2/4xx2 d 4 0 6 0",
+            true,
+            false,
+        ),
+        // ...and c2's second visit (21) plus 3 leaves the lane for a1 (24),
+        // a rosette of light's entry row.
+        (
+            murray,
+            "1l2xx2/2D1Ld2/4xxl1 d 4 0 5 0",
+            3,
+            "c2-a1",
+            "1l2xx2/4Ld2/d3xxl1 d 4 0 5 0",
+            false,
+            true,
+        ),
+        // skiriuk, capture_again: dark's b2 (22) takes light's a2 (23) and
+        // throws again, and the piece on a2 is now dark's second visit.
+        (
+            skiriuk,
+            "4xx1l/LDld4/4xx2 d 4 0 5 0",
+            1,
+            "b2-a2",
+            "4xx1l/D1ld4/4xx2 d 5 0 5 0",
+            true,
+            false,
+        ),
+        (
+            skiriuk,
+            "4xx1l/LDld4/4xx2 l 4 0 5 0",
+            1,
+            "a2-home",
+            "4xx1l/1Dld4/4xx2 d 4 1 5 0",
+            false,
+            false,
+        ),
+        // aseb: h2 is a rosette of that board.
+        (
+            Variant::ASEB,
+            "4/3l1d1d1l2/3l l 2 0 3 0",
+            3,
+            "e2-h2",
+            "",
+            false,
+            false,
+        ),
+    ];
+    for (variant, before, roll, mv, after, captures, rosette) in cases {
+        let p = pos_for(before, &variant);
+        let m = Move::parse_on(mv, variant.board()).unwrap();
+        if after.is_empty() {
+            // Not legal: no piece on e2.
+            assert_eq!(p.play(&variant, roll, m).unwrap_err().code(), "no_piece");
+            continue;
+        }
+        let (next, flags) = p
+            .play(&variant, roll, m)
+            .unwrap_or_else(|r| panic!("{variant} {before} {roll} {mv}: {r}"));
+        assert_eq!(next.to_string(), after, "{variant} {before} {roll} {mv}");
+        assert_eq!((flags.captures, flags.rosette), (captures, rosette), "{mv}");
+        assert_eq!(Position::parse_for(after, &variant), Ok(next));
+        assert_eq!(next.check(&variant), Ok(()), "{after}");
+    }
+    // d2 to h2 under aseb lands on a rosette and throws again.
+    let p = pos_for("4/3l1d1d1l2/3l l 2 0 3 0", &Variant::ASEB);
+    let (next, flags) = p
+        .play(
+            &Variant::ASEB,
+            3,
+            Move::parse_on("d1-a1", BoardShape::Aseb).unwrap(),
+        )
+        .unwrap();
+    assert!(flags.rosette && next.side() == Side::Light);
 }

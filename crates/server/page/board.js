@@ -1,12 +1,13 @@
 // The boards and the throws, drawn in SVG: the Royal Game of Ur's twenty
-// squares with their gap, rosettes, hands and homes; Senet's thirty houses
+// squares (the standard board with its gap, or the long aseb board),
+// rosettes, hands and homes; Senet's thirty houses
 // on the S-shaped track with the named houses marked. Light's pieces are
 // round (Ur) or cones (Senet); dark's are diamonds or spools.
 
 import { reducedMotion, s, sideName } from "./dom.js";
 
 const C = 100; // a square's side, in the drawing's units
-const FILES = "abcdefgh";
+const FILES = "abcdefghijkl";
 
 /** Reads a position text into `{side, at: Map(place → side), hand, home}`. */
 export function parsePosition(game, text, pieces) {
@@ -14,14 +15,15 @@ export function parsePosition(game, text, pieces) {
   const at = new Map();
   const sideOf = (ch) => (ch === "l" ? "light" : ch === "d" ? "dark" : null);
   if (game === "ur") {
-    // row3/row2/row1: digits are runs of empty squares, x a missing one.
+    // row3/row2/row1: a number is a run of empty squares, x a missing
+    // one; L and D are pieces on their second visit (murray, skiriuk).
     board.split("/").forEach((row, i) => {
       const rank = 3 - i;
       let file = 0;
-      for (const ch of row) {
-        if (ch >= "0" && ch <= "9") file += Number(ch);
+      for (const token of row.match(/\d+|./g) ?? []) {
+        if (/^\d/.test(token)) file += Number(token);
         else {
-          const who = sideOf(ch);
+          const who = sideOf(token.toLowerCase());
           if (who) at.set(`${FILES[file]}${rank}`, who);
           file += 1;
         }
@@ -47,9 +49,9 @@ export function parsePosition(game, text, pieces) {
   };
 }
 
-/** The drawing's size: `[x, y, width, height]`. */
-function frame(game) {
-  return game === "ur" ? [-10, -10, 8 * C + 20, 3 * C + 20] : [-10, -10, 10 * C + 20, 3 * C + 110];
+/** The drawing's size: `[x, y, width, height]` (an Ur board is 8 or 12 files long). */
+function frame(game, board) {
+  return game === "ur" ? [-10, -10, (board.files ?? 8) * C + 20, 3 * C + 20] : [-10, -10, 10 * C + 20, 3 * C + 110];
 }
 
 /**
@@ -207,7 +209,7 @@ function tray(game, place, side, count, flip) {
  */
 export function drawBoard(opts) {
   const { game, board, position, flip, moves = [], selected, last } = opts;
-  const [vx, vy, vw, vh] = frame(game);
+  const [vx, vy, vw, vh] = frame(game, board);
   const svg = s("svg", {
     viewBox: `${vx} ${vy} ${vw} ${vh}`,
     class: `board ${game}`,
@@ -232,14 +234,10 @@ export function drawBoard(opts) {
 
   if (game === "ur") {
     const rosettes = new Set(board.rosettes);
-    for (let rank = 1; rank <= 3; rank += 1) {
-      for (const f of FILES) {
-        const sq = `${f}${rank}`;
-        if ((f === "e" || f === "f") && rank !== 2) continue;
-        const c = cell(sq, rosettes.has(sq) ? rosette() : null);
-        c.append(s("title", {}, `square ${sq}${rosettes.has(sq) ? ", a rosette" : ""}`));
-        squares.append(c);
-      }
+    for (const sq of board.squares) {
+      const c = cell(sq, rosettes.has(sq) ? rosette() : null);
+      c.append(s("title", {}, `square ${sq}${rosettes.has(sq) ? ", a rosette" : ""}`));
+      squares.append(c);
     }
     for (const side of ["light", "dark"]) {
       squares.append(tray(game, "hand", side, position.hand[side], flip));

@@ -35,6 +35,10 @@ export function rulesLine(rules) {
 export const RULE_NOTES = {
   finkel: "Irving Finkel's rules: four dice, rosettes are safe, a throw of nothing loses the turn.",
   masters: "Masters rules: three dice, a throw of nothing counts 4, the long route, rosettes are not safe.",
+  blitz: "Blitz: five pieces, four dice, the long route, rosettes are not safe, and a capture throws again too.",
+  aseb: "Aseb: the long board of twelve middle squares, five pieces, four dice, rosettes are safe.",
+  finkel2p: "Finkel's rules with two pieces a side: a short game.",
+  masters4d: "Masters rules with four dice, a throw of nothing losing the turn.",
   kendall: "Timothy Kendall's reconstruction: two in a row protect, three in a row block, the water sends back.",
   skyruk: "The gym-senet reconstruction: two in a row block, house 26 throws again, the water holds a piece.",
 };

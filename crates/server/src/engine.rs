@@ -218,11 +218,12 @@ impl AnyGame {
         with_game!(self, g => g.position().to_string())
     }
 
-    /// The position key as text.
+    /// The position key as text (for the Royal Game of Ur, 14 digits on
+    /// the paths whose keys hold second visits).
     #[must_use]
     pub fn key(&self) -> String {
         match self {
-            AnyGame::Ur(g) => g.key().to_string(),
+            AnyGame::Ur(g) => g.key_text(),
             AnyGame::Senet(g) => g.key().to_string(),
         }
     }
@@ -348,7 +349,7 @@ fn play<R: Notation>(game: &mut Game<R>, text: &str) -> Result<(), Refusal> {
 }
 
 fn played<R: Notation>(game: &Game<R>, ply: u32, side: Side, text: &str) -> bool {
-    let Ok(mv) = text.parse::<R::Move>() else {
+    let Ok(mv) = R::parse_move(game.variant(), text) else {
         return false;
     };
     usize::try_from(ply)

@@ -153,3 +153,52 @@ pub fn variants() -> Vec<Variant> {
 pub fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
+
+/// Why `mv` is not legal for `roll`, worked out from the rules text with the
+/// public path functions: the refusal's code, checked in the reference's
+/// order (the piece to move, then the distance, then the square it lands
+/// on), or `bad_move` for a move that breaks none of them.
+pub fn oracle_refusal(variant: &Variant, pos: &Position, roll: u8, mv: Move) -> &'static str {
+    let side = pos.side();
+    let path = variant.path();
+    let from = match mv.from() {
+        Place::Hand if pos.hand(side) == 0 => return "no_piece",
+        Place::Hand => 0,
+        Place::Home => return "no_piece",
+        Place::Square(sq) => match pos.at(sq) {
+            None => return "no_piece",
+            Some(s) if s != side => return "not_your_piece",
+            Some(_) => {
+                let step = if pos.is_second_visit(sq) {
+                    path.second_step_of(side, sq)
+                } else {
+                    path.step_of(side, sq)
+                };
+                match step {
+                    Some(step) => step,
+                    None => return "no_piece",
+                }
+            }
+        },
+    };
+    let lands = from + roll;
+    let home = path.len() + 1;
+    match mv.to() {
+        Place::Home if lands > home => "overshoot",
+        Place::Home if lands < home => "wrong_distance",
+        Place::Home | Place::Hand => "bad_move",
+        Place::Square(sq) => {
+            if lands == 0 || lands > path.len() || path.square(side, lands) != Some(sq) {
+                "wrong_distance"
+            } else {
+                match pos.at(sq) {
+                    Some(s) if s == side => "own_piece",
+                    Some(_) if variant.board().is_rosette(sq) && variant.safe_rosettes() => {
+                        "safe_rosette"
+                    }
+                    _ => "bad_move",
+                }
+            }
+        }
+    }
+}

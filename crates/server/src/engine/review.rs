@@ -21,22 +21,33 @@ struct Field {
     values: &'static [&'static str],
 }
 
-const UR_FIELDS: [Field; 5] = [
+/// The fields of a custom Royal Game of Ur rule set the start form offers,
+/// in record order. The board is not among them: it follows the path (the
+/// aseb path is played on the aseb board, the others on the standard one).
+const UR_FIELDS: [Field; 7] = [
     Field {
-        name: "route",
-        values: &["short", "long"],
+        name: "path",
+        values: &["bell", "masters", "murray", "skiriuk", "aseb"],
     },
     Field {
         name: "dice",
-        values: &["4", "3"],
+        values: &["4", "3", "2", "1", "5", "6", "7", "8"],
     },
     Field {
         name: "zero_rolls",
-        values: &["0", "4"],
+        values: &["0", "4", "5", "2", "3", "6", "7", "8", "9"],
     },
     Field {
         name: "safe_rosettes",
         values: &["1", "0"],
+    },
+    Field {
+        name: "rosette_again",
+        values: &["1", "0"],
+    },
+    Field {
+        name: "capture_again",
+        values: &["0", "1"],
     },
     Field {
         name: "pieces",
@@ -162,7 +173,17 @@ pub fn catalogue(tables: &Tables) -> Catalogue {
                 game: GameKind::Ur.as_str(),
                 title: "Royal Game of Ur",
                 default: "finkel",
-                named: named(GameKind::Ur, &["finkel", "masters"]),
+                named: named(
+                    GameKind::Ur,
+                    &[
+                        "finkel",
+                        "masters",
+                        "blitz",
+                        "aseb",
+                        "finkel2p",
+                        "masters4d",
+                    ],
+                ),
                 fields: field_views(&UR_FIELDS),
                 levels: (1..=royal_ur::LEVEL_TOP).collect(),
                 tables: tables.rules(),
@@ -217,8 +238,17 @@ pub struct RuleSetView {
 pub enum BoardView {
     /// The Royal Game of Ur.
     Ur {
+        /// The board's shape: `standard` or `aseb`.
+        shape: &'static str,
+        /// How many files the board is long: 8 (`a..h`) or 12 (`a..l`).
+        files: u8,
+        /// The board's squares, row 1 first, each row from `a`.
+        squares: Vec<&'static str>,
+        /// The path: `bell`, `masters`, `murray`, `skiriuk` or `aseb`.
+        path: &'static str,
         /// Each side's squares, step 1 first; step 0 is the hand, the step
-        /// after the last is home.
+        /// after the last is home. (On murray's and skiriuk's paths the
+        /// squares `a2..g2` come twice.)
         routes: BTreeMap<&'static str, Vec<&'static str>>,
         /// The rosettes.
         rosettes: Vec<&'static str>,
@@ -230,6 +260,10 @@ pub enum BoardView {
         zero_rolls: u8,
         /// Whether a piece on a rosette is safe.
         safe_rosettes: bool,
+        /// Whether landing on a rosette throws again.
+        rosette_again: bool,
+        /// Whether capturing throws again.
+        capture_again: bool,
     },
     /// Senet.
     Senet {
@@ -250,7 +284,12 @@ pub fn rule_set(rules: &RuleSet, tables: &Tables) -> RuleSetView {
     let board = match rules {
         RuleSet::Ur(v) => {
             let route = v.path();
+            let shape = v.board();
             BoardView::Ur {
+                shape: shape.as_str(),
+                files: shape.row_width(2),
+                squares: shape.squares().iter().map(|sq| sq.name()).collect(),
+                path: route.as_str(),
                 routes: Side::ALL
                     .into_iter()
                     .map(|side| {
@@ -263,6 +302,8 @@ pub fn rule_set(rules: &RuleSet, tables: &Tables) -> RuleSetView {
                 dice: v.dice(),
                 zero_rolls: v.zero_rolls(),
                 safe_rosettes: v.safe_rosettes(),
+                rosette_again: v.rosette_again(),
+                capture_again: v.capture_again(),
             }
         }
         RuleSet::Senet(v) => BoardView::Senet {
@@ -465,7 +506,7 @@ pub fn tell(game: &AnyGame, tables: &Tables) -> Result<Story, StoryError> {
                 g,
                 |p| ur_race(&variant, p),
                 |e| Did {
-                    again: e.flags.rosette,
+                    again: variant.throws_again(e.flags),
                     capture: e.flags.captures,
                     rosette: e.flags.rosette,
                     home: e.flags.home,
@@ -531,13 +572,25 @@ mod tests {
 
     #[test]
     fn the_fields_offered_are_the_fields_the_games_read() {
+        // Every Royal Game of Ur field but the board, which follows the path.
         let names: Vec<&str> = UR_FIELDS.iter().map(|f| f.name).collect();
-        assert_eq!(names, royal_ur::FIELDS);
+        assert_eq!(royal_ur::FIELDS[0], "board");
+        assert_eq!(names, royal_ur::FIELDS[1..]);
         let names: Vec<&str> = SENET_FIELDS.iter().map(|f| f.name).collect();
         assert_eq!(names, senet::FIELDS);
         for f in &UR_FIELDS {
             for v in f.values {
-                royal_ur::Variant::FINKEL.with_field(f.name, v).unwrap();
+                // A throw of nothing is worth 0, or one more than the dice.
+                let dice = match (f.name, v.parse::<u8>()) {
+                    ("zero_rolls", Ok(zero @ 2..)) => zero - 1,
+                    _ => 4,
+                }
+                .to_string();
+                let mut given = vec![(f.name, *v)];
+                if f.name != "dice" {
+                    given.push(("dice", &dice));
+                }
+                royal_ur::Variant::custom(given).unwrap();
             }
             assert_eq!(
                 f.values.len(),
@@ -586,10 +639,74 @@ mod tests {
             view["board"]["rosettes"],
             serde_json::json!(["a1", "g1", "d2", "a3", "g3"])
         );
+        assert_eq!(view["board"]["shape"], "standard");
+        assert_eq!(view["board"]["files"], 8);
+        assert_eq!(view["board"]["squares"].as_array().unwrap().len(), 20);
+        assert_eq!(view["board"]["capture_again"], false);
+        let aseb = RuleSet::parse(GameKind::Ur, Some("aseb")).unwrap();
+        let view = serde_json::to_value(rule_set(&aseb, &Tables::default())).unwrap();
+        assert_eq!(view["rules"], "aseb");
+        assert_eq!(
+            (&view["board"]["shape"], &view["board"]["path"]),
+            (&"aseb".into(), &"aseb".into())
+        );
+        assert_eq!(view["board"]["files"], 12);
+        assert_eq!(view["board"]["squares"][15], "l2");
+        assert_eq!(view["board"]["routes"]["dark"][15], "l2");
+        assert_eq!(
+            view["board"]["rosettes"],
+            serde_json::json!(["a1", "d2", "h2", "l2", "a3"])
+        );
+        let blitz = RuleSet::parse(GameKind::Ur, Some("blitz")).unwrap();
+        let view = serde_json::to_value(rule_set(&blitz, &Tables::default())).unwrap();
+        assert_eq!(view["board"]["capture_again"], true);
+        let names: Vec<&str> = catalogue(&Tables::default()).games[0]
+            .named
+            .iter()
+            .map(|n| n.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "finkel",
+                "masters",
+                "blitz",
+                "aseb",
+                "finkel2p",
+                "masters4d"
+            ]
+        );
         let senet = RuleSet::parse(GameKind::Senet, Some("skyruk")).unwrap();
         let view = serde_json::to_value(rule_set(&senet, &Tables::default())).unwrap();
         assert_eq!(view["board"]["special"]["27"], "water");
         assert_eq!(view["fields"]["water"], "stand");
+    }
+
+    #[test]
+    fn the_story_says_again_when_the_same_side_throws_next() {
+        for text in ["blitz", "aseb", "rosette_again=0 capture_again=1"] {
+            let rules = RuleSet::parse(GameKind::Ur, Some(text)).unwrap();
+            let mut game = AnyGame::new(&rules, Seed::new([5u8; 32]).unwrap()).unwrap();
+            while !game.is_over() {
+                let legal = game.legal();
+                game.play(&legal[legal.len() - 1]).unwrap();
+            }
+            let told = tell(&game, &Tables::default()).unwrap();
+            let mut seen = [false; 2];
+            for pair in told.plies.windows(2) {
+                assert_eq!(
+                    pair[0].again,
+                    pair[0].side == pair[1].side,
+                    "{text} {:?}",
+                    pair[0]
+                );
+                if pair[0].again {
+                    seen[usize::from(pair[0].capture)] = true;
+                }
+            }
+            // Some extra throw came from a rosette, or from a capture.
+            assert!(seen.iter().any(|&s| s), "{text}");
+        }
     }
 
     #[test]
