@@ -211,13 +211,18 @@ fn friend_games_play_to_the_end_with_fair_dice() {
     }
 }
 
+/// A server given the table of `rules`, solved by `race solve`.
+fn serve_a_table(scratch: &Scratch, rules: &str) -> Server {
+    let table = scratch.path("rules.table");
+    let run = race(&["solve", rules, "--out", table.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()])
+}
+
 #[test]
 fn the_perfect_bot_plays_from_a_table() {
     let scratch = Scratch::new("perfect");
-    let table = scratch.path("finkel2.table");
-    let run = race(&["solve", FINKEL2, "--out", table.to_str().unwrap()]);
-    assert_eq!(run.code, 0, "{}", run.err);
-    let server = Server::start(&scratch.path("data"), &["--table", table.to_str().unwrap()]);
+    let server = serve_a_table(&scratch, FINKEL2);
     let end = play_against_bot(
         &server,
         &scratch,
@@ -235,6 +240,42 @@ fn the_perfect_bot_plays_from_a_table() {
     }
     let state = server.state(end["id"].as_str().unwrap());
     assert!(state["light_chance"].is_number(), "{state}");
+}
+
+/// A blitz table (a capture throws again, rosettes not safe): the perfect
+/// bot plays from it and the review of a finished game has the table's
+/// win-chance graph, a chance after every ply.
+#[test]
+fn a_blitz_table_plays_and_reviews() {
+    const BLITZ2: &str = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
+                          rosette_again=1 capture_again=1 pieces=2";
+    let scratch = Scratch::new("blitz");
+    let server = serve_a_table(&scratch, BLITZ2);
+    let end = play_against_bot(
+        &server,
+        &scratch,
+        json!({"game": "ur", "rules": BLITZ2, "level": "perfect", "side": "dark"}),
+    );
+    assert_eq!(end["seats"]["light"], "bot:perfect");
+    let id = end["id"].as_str().unwrap();
+    let plies = server.get(&format!("/api/games/{id}/plies")).json();
+    let analysis = &plies["analysis"];
+    let chances = analysis["light_chances"].as_array().expect("a graph");
+    assert_eq!(
+        chances.len(),
+        end["ply"].as_u64().unwrap() as usize,
+        "{plies}"
+    );
+    assert!(
+        chances
+            .iter()
+            .all(|c| c.as_f64().is_some_and(|c| (0.0..=1.0).contains(&c))),
+        "{plies}"
+    );
+    assert!(
+        analysis["light"]["lost"].as_f64().unwrap().abs() < 1e-5,
+        "{plies}"
+    );
 }
 
 /// The moves acknowledged, by game, each with its ply.

@@ -334,3 +334,72 @@ fn the_level_command_switches_to_perfect_with_a_table() {
         run.out
     );
 }
+
+/// Rule sets past the reference's: a blitz table (a capture throws again,
+/// rosettes not safe) and an aseb table (its own board) say their rules
+/// in the header, the perfect bot plays by them, a record under them is
+/// analysed, and a table of other rules is refused.
+#[test]
+fn blitz_and_aseb_tables_play_and_analyse() {
+    const BLITZ2: &str = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
+                          rosette_again=1 capture_again=1 pieces=2";
+    let dir = Scratch::new("blitz");
+    let (blitz, run) = solve_into(&dir, "blitz", &["--pieces", "2", "--json"], "blitz2");
+    let v = json(&run.out);
+    assert_eq!(v["rules"], BLITZ2);
+    let header = std::fs::read(&blitz).expect("table");
+    assert!(
+        header.windows(BLITZ2.len()).any(|w| w == BLITZ2.as_bytes()),
+        "the header names the rules"
+    );
+    let (aseb, run) = solve_into(&dir, "aseb", &["--pieces", "1", "--json"], "aseb1");
+    let aseb_rules = json(&run.out)["rules"].as_str().expect("rules").to_owned();
+    assert!(aseb_rules.contains("board=aseb"), "{aseb_rules}");
+    for (rules, table) in [(BLITZ2, &blitz), (aseb_rules.as_str(), &aseb)] {
+        let records = dir.path(&format!("records-{}", table.len()));
+        let run = race(&[
+            "selfplay",
+            "ur",
+            "--rules",
+            rules,
+            "--light",
+            "perfect",
+            "--dark",
+            "1",
+            "--table",
+            table,
+            "--games",
+            "6",
+            "--seed",
+            "blitz",
+            "--records",
+            &records,
+            "--json",
+        ]);
+        assert_eq!(run.code, 0, "{rules}: {}", run.err);
+        let record = Path::new(&records).join("ur-0001.txt");
+        let text = std::fs::read_to_string(&record).expect("record");
+        let run = race(&[
+            "analyse",
+            &record.display().to_string(),
+            "--table",
+            table,
+            "--json",
+        ]);
+        assert_eq!(run.code, 0, "{rules}: {}", run.err);
+        let v = json(&run.out);
+        assert_eq!(v["rules"], rules, "{text}");
+        let turns = v["turns"].as_array().expect("turns");
+        assert!(!turns.is_empty(), "{text}");
+        for t in turns {
+            assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
+        }
+        // The perfect side gives nothing away; the table is f32.
+        assert!(v["light"]["lost"].as_f64().expect("lost").abs() < 1e-5);
+        // The other rule set's table is refused, naming both.
+        let other = if table == &blitz { &aseb } else { &blitz };
+        let run = race(&["analyse", &record.display().to_string(), "--table", other]);
+        refused(&run, "wrong_rules");
+        assert!(run.err.contains(rules), "{}", run.err);
+    }
+}

@@ -44,21 +44,44 @@ pub enum SolveError {
     /// number, no sweeps allowed).
     #[error("bad solve options: {0}")]
     Options(String),
-    /// The solver does not handle these rules: it solves the reference's
-    /// rule sets (the bell and masters paths, a rosette throwing again and
-    /// a capture not, 3 or 4 dice).
-    #[error("the solver does not handle the rules {0}: it solves the reference's rule sets")]
-    Rules(String),
+    /// The solver does not handle these rules: their path visits squares
+    /// twice (murray, skiriuk), which the index does not number.
+    #[error("the solver does not handle the rules {rules}: {reason}")]
+    Rules {
+        /// The rules.
+        rules: String,
+        /// What the solver cannot do with them.
+        reason: String,
+    },
+    /// The rule set has more states than the solver can number and hold
+    /// in memory.
+    #[error(
+        "{rules} has {states} states a side to move, more than the {limit} the solver can \
+         number; their values alone would take {bytes} bytes ({gib:.1} GiB)",
+        gib = *bytes as f64 / f64::from(1u32 << 30)
+    )]
+    TooBig {
+        /// The rules.
+        rules: String,
+        /// Its states, one side to move.
+        states: u64,
+        /// The most states the solver numbers.
+        limit: u64,
+        /// The bytes its values would take.
+        bytes: u64,
+    },
 }
 
 impl SolveError {
-    /// The contract word: `not_converged`, `options` or `rules`.
+    /// The contract word: `not_converged`, `options`, `rules` or
+    /// `too_big`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         match self {
             SolveError::NotConverged { .. } => "not_converged",
             SolveError::Options(_) => "options",
-            SolveError::Rules(_) => "rules",
+            SolveError::Rules { .. } => "rules",
+            SolveError::TooBig { .. } => "too_big",
         }
     }
 }

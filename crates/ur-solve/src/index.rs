@@ -25,9 +25,12 @@
 //! mine is.
 
 use dice_core::Side;
-use royal_ur::{Path, Position, Square, Variant};
+use royal_ur::{Path, Position, Variant};
 
-use crate::error::LookupError;
+use crate::error::{LookupError, SolveError};
+
+/// Square indices of every board: the bits of a position's masks.
+const SQUARE_INDICES: usize = 32;
 
 /// A position seen from the side to move.
 ///
@@ -75,8 +78,13 @@ pub struct Index {
     first_shared: u8,
     shared_cells: u8,
     private_cells: u8,
-    /// Steps of my route (bit per step) that are rosettes.
+    /// Steps of my path (bit per step) that are rosettes.
     pub(crate) rosette_mask: u32,
+    /// Steps of my path where landing throws again: the rosettes when the
+    /// rules say so, else none.
+    pub(crate) again_on: u32,
+    /// Whether a capture throws again.
+    pub(crate) capture_again: bool,
     /// My shared step → their step of the same cell (0 elsewhere).
     pub(crate) mine_to_theirs: [u8; 32],
     /// Their compressed shared mask → the same cells as steps of mine.
@@ -98,8 +106,9 @@ pub struct Index {
     /// Per layer: where each arrangement's states start within the layer
     /// (`3^shared_cells` entries, then the layer's size).
     arrangement_start: Vec<Vec<u32>>,
-    /// Cell → step on each side's route (0 when not on it).
-    cell_step: [[u8; 20]; 2],
+    /// Square index ([`royal_ur::Square::cell`]) → step on each side's
+    /// path (0 when not on it).
+    cell_step: [[u8; SQUARE_INDICES]; 2],
 }
 
 /// Binomial coefficient.
@@ -118,39 +127,62 @@ fn subsets_at_most(subsets_up_to: &[u32; 8], cells: usize) -> u32 {
 }
 
 impl Index {
-    /// Builds the index of a rule set (a few milliseconds; the long route's
-    /// arrangement tables take about 130 MB for 7 pieces).
-    #[must_use]
-    pub fn new(variant: &Variant) -> Index {
+    /// Builds the index of a rule set (a few milliseconds; the masters and
+    /// aseb paths' arrangement tables take about 130 MB for 7 pieces).
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError::Rules`] for a path that visits squares twice (murray,
+    /// skiriuk), whose second visits the index does not number, or whose
+    /// shared squares are not one run of steps on both sides.
+    pub fn new(variant: &Variant) -> Result<Index, SolveError> {
         let route = variant.path();
+        let refuse = |reason: &str| SolveError::Rules {
+            rules: variant.to_string(),
+            reason: format!("the {route} path {reason}"),
+        };
+        if route.revisits() {
+            return Err(refuse(
+                "visits a2..g2 twice, and the index does not number second visits",
+            ));
+        }
+        if !route.mirrors() {
+            return Err(refuse(
+                "is not the same for both sides with rows 1 and 3 swapped",
+            ));
+        }
         let route_len = route.len();
         let pieces = variant.pieces();
-        let mut cell_step = [[0u8; 20]; 2];
+        let mut cell_step = [[0u8; SQUARE_INDICES]; 2];
         for (side, row) in Side::ALL.into_iter().zip(&mut cell_step) {
-            for (sq, slot) in Square::ALL.into_iter().zip(row) {
-                *slot = route.step_of(side, sq).unwrap_or(0);
+            for &sq in route.board().squares() {
+                if let Some(slot) = row.get_mut(sq.cell()) {
+                    *slot = route.step_of(side, sq).unwrap_or(0);
+                }
             }
         }
+        let rosette_mask = route.rosette_steps().iter().fold(0u32, |m, &s| m | 1 << s);
         let mut shared_mask = 0u32;
-        let mut rosette_mask = 0u32;
         let mut mine_to_theirs = [0u8; 32];
         for step in 1..=route_len {
-            if let Some(sq) = route.square(Side::Light, step) {
-                if sq.is_rosette() {
-                    rosette_mask |= 1 << step;
-                }
-                if let Some(theirs) = route.step_of(Side::Dark, sq) {
-                    shared_mask |= 1 << step;
-                    if let Some(slot) = mine_to_theirs.get_mut(usize::from(step)) {
-                        *slot = theirs;
-                    }
+            if let Some(sq) = route.square(Side::Light, step)
+                && let Some(theirs) = route.step_of(Side::Dark, sq)
+            {
+                shared_mask |= 1 << step;
+                if let Some(slot) = mine_to_theirs.get_mut(usize::from(step)) {
+                    *slot = theirs;
                 }
             }
         }
-        // The shared steps form one run on both routes, and their steps of
+        // The shared steps form one run on both paths, and their steps of
         // the shared cells are the same run.
         let first_shared = shared_mask.trailing_zeros() as u8;
         let shared_cells = shared_mask.count_ones() as u8;
+        let run = |mask: u32| mask >> first_shared == (1 << shared_cells) - 1;
+        let theirs_mask = mine_to_theirs.iter().fold(0u32, |m, &t| m | 1 << t) & !1;
+        if shared_mask == 0 || !run(shared_mask) || !run(theirs_mask) {
+            return Err(refuse("does not share one run of steps between the sides"));
+        }
         let private_cells = route_len - shared_cells;
         let shared_masks = 1usize << shared_cells;
         let mut theirs_in_mine = vec![0u32; shared_masks];
@@ -238,7 +270,7 @@ impl Index {
             }
         }
         layer_start.push(total);
-        Index {
+        Ok(Index {
             variant: *variant,
             pieces,
             route_len,
@@ -246,6 +278,12 @@ impl Index {
             shared_cells,
             private_cells,
             rosette_mask,
+            again_on: if variant.rosette_again() {
+                rosette_mask
+            } else {
+                0
+            },
+            capture_again: variant.capture_again(),
             mine_to_theirs,
             theirs_in_mine,
             arrangement_of_mine,
@@ -256,7 +294,7 @@ impl Index {
             layer_start,
             arrangement_start,
             cell_step,
-        }
+        })
     }
 
     /// The rule set.
@@ -271,7 +309,7 @@ impl Index {
         self.pieces
     }
 
-    /// Steps of the route on the board (14 or 16).
+    /// Steps of the path on the board (14 or 16).
     #[must_use]
     pub const fn route_len(&self) -> u8 {
         self.route_len
@@ -537,7 +575,10 @@ impl Index {
     /// [`LookupError::Inconsistent`] when the position does not hold this
     /// rule set's pieces on squares of each side's route.
     pub fn state(&self, position: &Position) -> Result<State, LookupError> {
-        if !position.is_consistent(self.pieces) {
+        if position.shape() != self.variant.board()
+            || position.second_visit_mask() != 0
+            || !position.is_consistent(self.pieces)
+        {
             return Err(LookupError::Inconsistent(position.to_string()));
         }
         let me = position.side();
@@ -574,7 +615,7 @@ impl Index {
     #[must_use]
     pub fn position(&self, state: State, side: Side) -> Position {
         let route: Path = self.variant.path();
-        let mut pos = Position::EMPTY.with_side(side);
+        let mut pos = Position::empty(route.board()).with_side(side);
         for (who, mask) in [(side, state.mine), (side.other(), state.theirs)] {
             let mut m = mask;
             while m != 0 {
@@ -635,41 +676,53 @@ impl Block {
     }
 }
 
-/// How many positions a rule set has, both sides to move, by the formula
-/// of the index (the same as `royal_ur::count_positions`).
-#[must_use]
-pub fn count_positions(variant: &Variant) -> u64 {
-    2 * Index::new(variant).len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The paths the index numbers, with 1 to 3 pieces.
     fn variants() -> Vec<Variant> {
-        use royal_ur::Route;
         let mut out = Vec::new();
-        for route in Route::ALL {
+        for path in [Path::Bell, Path::Masters, Path::Aseb] {
             for pieces in 1..=3 {
-                if let Ok(v) = Variant::new(route, 4, 0, true, pieces) {
-                    out.push(v);
-                }
+                out.push(Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap());
             }
         }
         out
     }
 
+    /// The index numbers every position royal-ur counts, one side to move,
+    /// for every path it numbers and every piece count.
     #[test]
-    fn finkel_and_masters_counts() {
-        assert_eq!(count_positions(&Variant::FINKEL), 275_827_872);
-        assert_eq!(Index::new(&Variant::FINKEL).len(), 137_913_936);
-        assert_eq!(Index::new(&Variant::MASTERS).len(), 501_032_952);
+    fn counts_agree_with_royal_ur() {
+        for path in [Path::Bell, Path::Masters, Path::Aseb] {
+            for pieces in 1..=7 {
+                let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+                let ix = Index::new(&v).unwrap();
+                assert_eq!(2 * ix.len(), royal_ur::count_positions(&v), "{v}");
+            }
+        }
+        assert_eq!(Index::new(&Variant::FINKEL).unwrap().len(), 137_913_936);
+        assert_eq!(Index::new(&Variant::MASTERS).unwrap().len(), 501_032_952);
+        assert_eq!(Index::new(&Variant::BLITZ).unwrap().len(), 41_264_288);
+    }
+
+    /// Paths that visit squares twice are refused by name, not numbered
+    /// wrongly.
+    #[test]
+    fn revisiting_paths_are_refused() {
+        for path in [Path::Murray, Path::Skiriuk] {
+            let v = Variant::FINKEL.with_path(path).with_pieces(2).unwrap();
+            let err = Index::new(&v).unwrap_err();
+            assert_eq!(err.code(), "rules");
+            assert!(err.to_string().contains(path.as_str()), "{err}");
+        }
     }
 
     #[test]
     fn rank_unrank_round_trip_for_every_state_of_small_sets() {
         for v in variants() {
-            let ix = Index::new(&v);
+            let ix = Index::new(&v).unwrap();
             for i in 0..ix.len() {
                 let st = ix.unrank(i).unwrap();
                 assert!(ix.is_valid(st), "{v} {i} {st:?}");
@@ -686,7 +739,7 @@ mod tests {
     #[test]
     fn blocks_cover_each_layer_in_order() {
         for v in variants() {
-            let ix = Index::new(&v);
+            let ix = Index::new(&v).unwrap();
             let p = v.pieces();
             let mut next = 0;
             for a in 0..=p {
@@ -719,7 +772,7 @@ mod tests {
         // Every pair of placements of each side on its own route, no cell
         // held twice, with each home count that fits.
         for v in variants() {
-            let ix = Index::new(&v);
+            let ix = Index::new(&v).unwrap();
             let route = v.path();
             let p = v.pieces() as u32;
             let len = route.len();
@@ -749,7 +802,7 @@ mod tests {
 
     #[test]
     fn invalid_states_are_refused() {
-        let ix = Index::new(&Variant::FINKEL);
+        let ix = Index::new(&Variant::FINKEL).unwrap();
         let pos = Position::parse("4xx2/8/4xx2 l 7 7 7 0").unwrap();
         assert!(matches!(ix.state(&pos), Err(LookupError::Inconsistent(_))));
         assert!(!ix.is_valid(State {
@@ -769,7 +822,7 @@ mod tests {
             Variant::FINKEL.with_pieces(3).unwrap(),
             Variant::MASTERS.with_pieces(2).unwrap(),
         ] {
-            let ix = Index::new(&v);
+            let ix = Index::new(&v).unwrap();
             let mut x = 0x9e37_79b9_7f4a_7c15u64;
             let mut next = || {
                 x ^= x << 13;

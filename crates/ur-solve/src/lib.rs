@@ -23,7 +23,7 @@ pub use analysis::{
     best_move, move_values, roll_value,
 };
 pub use error::{AnalysisError, LookupError, SolveError, TableError};
-pub use index::{Index, State, count_positions};
+pub use index::{Index, State};
 pub use moves::Successor;
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
 pub use table::{MAGIC, Table, VERSION, ValueType, write_table};

@@ -9,8 +9,9 @@ use crate::index::{Index, State};
 pub struct Successor {
     /// The position after the move, seen from the side that moves next.
     pub next: State,
-    /// Whether the mover moves again (the piece landed on a rosette); when
-    /// false, `next` is seen from the other side.
+    /// Whether the mover throws again (the piece landed on a rosette and
+    /// the rules say a rosette throws again, or it captured and they say a
+    /// capture does); when false, `next` is seen from the other side.
     pub again: bool,
 }
 
@@ -81,16 +82,17 @@ impl Index {
     #[inline(always)]
     #[allow(
         clippy::indexing_slicing,
-        reason = "hot path; `to` is a step of the route, at most 16, inside the 32 entries \
+        reason = "hot path; `to` is a step of the path, at most 16, inside the 32 entries \
                   of `mine_to_theirs`"
     )]
     fn successor(&self, state: State, from: u8, to: u8, theirs_on_mine: u32) -> Successor {
         let mine = (state.mine & !(1u32 << from)) | (1 << to);
         let mut theirs = state.theirs;
-        if theirs_on_mine & (1 << to) != 0 {
+        let captures = theirs_on_mine & (1 << to) != 0;
+        if captures {
             theirs &= !(1u32 << self.mine_to_theirs[usize::from(to)]);
         }
-        if self.rosette_mask & (1 << to) != 0 {
+        if self.again_on & (1 << to) != 0 || (captures && self.capture_again) {
             Successor {
                 next: State {
                     mine,
@@ -116,49 +118,78 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use dice_core::{MoveList, Side};
-    use royal_ur::{Route, Variant};
+    use royal_ur::{Path, Variant};
 
     use super::*;
 
+    /// Rule sets over every path the index numbers: safe rosettes or not,
+    /// and dice, zero rolls and the two throw-again switches in the
+    /// combinations of the presets and a few more.
+    fn rule_sets(pieces: u8) -> Vec<Variant> {
+        let mut out = Vec::new();
+        for path in [Path::Bell, Path::Masters, Path::Aseb] {
+            for safe in [false, true] {
+                for (dice, zero, rosette_again, capture_again) in [
+                    (4, 0, true, false),
+                    (3, 4, true, false),
+                    (4, 0, true, true),
+                    (2, 3, false, true),
+                    (8, 9, false, false),
+                    (1, 0, true, true),
+                ] {
+                    let v = Variant::FINKEL
+                        .with_path(path)
+                        .with_pieces(pieces)
+                        .and_then(|v| v.with_dice(dice, zero))
+                        .unwrap()
+                        .with_safe_rosettes(safe)
+                        .with_rosette_again(rosette_again)
+                        .with_capture_again(capture_again);
+                    out.push(v);
+                }
+            }
+        }
+        out
+    }
+
     /// For every state of the 1- and 2-piece rule sets (and every 23rd state
     /// of the 3-piece ones), both sides to move and every roll, the moves
-    /// here lead to the positions royal-ur's moves lead to, in the same
-    /// order.
+    /// here lead to the positions royal-ur's moves lead to (side to move
+    /// included, so the same throws again), in the same order.
     #[test]
     fn moves_match_royal_ur_for_every_state_of_small_sets() {
         let mut checked = 0u64;
-        for route in Route::ALL {
-            for safe in [false, true] {
-                for pieces in 1..=3 {
-                    let v = Variant::new(route, 4, 0, safe, pieces).unwrap();
-                    let ix = Index::new(&v);
-                    let mut list = MoveList::new();
-                    let stride = if pieces == 3 { 23 } else { 1 };
-                    for i in (0..ix.len()).step_by(stride) {
-                        let st = ix.unrank(i).unwrap();
-                        for side in Side::ALL {
-                            let pos = ix.position(st, side);
-                            for roll in 0..=4 {
-                                pos.legal_into(&v, roll, &mut list);
-                                let want: Vec<_> = list
-                                    .iter()
-                                    .map(|&mv| pos.apply_unchecked(&v, roll, mv).unwrap())
-                                    .map(|(next, flags)| (next, flags.rosette))
-                                    .collect();
-                                let mut got = Vec::new();
-                                let n = ix.for_each_move(st, roll, |s| {
-                                    let who = if s.again { side } else { side.other() };
-                                    got.push((ix.position(s.next, who), s.again));
-                                });
-                                assert_eq!(n, got.len());
-                                assert_eq!(got, want, "{v} {pos} roll {roll}");
-                                checked += 1;
-                            }
+        let mut again = [0u64; 2];
+        for pieces in 1..=3 {
+            for v in rule_sets(pieces) {
+                let ix = Index::new(&v).unwrap();
+                let mut list = MoveList::new();
+                let stride = if pieces == 3 { 23 } else { 1 };
+                for i in (0..ix.len()).step_by(stride) {
+                    let st = ix.unrank(i).unwrap();
+                    for side in Side::ALL {
+                        let pos = ix.position(st, side);
+                        for roll in v.chances().iter().map(|c| c.roll) {
+                            pos.legal_into(&v, roll, &mut list);
+                            let want: Vec<_> = list
+                                .iter()
+                                .map(|&mv| pos.apply_unchecked(&v, roll, mv).unwrap().0)
+                                .collect();
+                            let mut got = Vec::new();
+                            let n = ix.for_each_move(st, roll, |s| {
+                                let who = if s.again { side } else { side.other() };
+                                again[usize::from(s.again)] += 1;
+                                got.push(ix.position(s.next, who));
+                            });
+                            assert_eq!(n, got.len());
+                            assert_eq!(got, want, "{v} {pos} roll {roll}");
+                            checked += 1;
                         }
                     }
                 }
             }
         }
-        assert!(checked > 100_000);
+        assert!(checked > 1_000_000, "{checked}");
+        assert!(again.iter().all(|&n| n > 10_000), "{again:?}");
     }
 }

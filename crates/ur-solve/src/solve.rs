@@ -41,7 +41,7 @@ use royal_ur::{Position, Variant};
 use self::plan::{Plan, start_values};
 use self::records::PairRecords;
 use self::sweep::Solver;
-use self::transitions::Transitions;
+use self::transitions::{Transitions, check_size};
 use self::values::Values;
 use crate::error::{LookupError, SolveError};
 use crate::index::{Index, State};
@@ -252,9 +252,12 @@ impl Solution {
 /// # Errors
 ///
 /// [`SolveError::Options`] for a tolerance that is not in (0, 0.1) or a
-/// zero sweep limit; [`SolveError::Rules`] for rules outside the
-/// reference's space ([`Variant::is_reference`]); [`SolveError::NotConverged`]
-/// when a layer pair does not settle within the sweep limit.
+/// zero sweep limit; [`SolveError::TooBig`] for a rule set with more
+/// states than the solver numbers (counted by
+/// [`royal_ur::count_positions`]); [`SolveError::Rules`] for a path that
+/// visits squares twice (murray, skiriuk), which the index does not
+/// number; [`SolveError::NotConverged`] when a layer pair does not settle
+/// within the sweep limit.
 ///
 /// # Examples
 ///
@@ -274,11 +277,9 @@ pub fn solve(
     mut progress: impl FnMut(&Progress),
 ) -> Result<Solution, SolveError> {
     check(options)?;
-    if !variant.is_reference() {
-        return Err(SolveError::Rules(variant.to_string()));
-    }
+    check_size(variant, royal_ur::count_positions(variant) / 2)?;
     let started = Instant::now();
-    let index = Index::new(variant);
+    let index = Index::new(variant)?;
     let rules = Transitions::new(&index)?;
     let plan = Plan::new(&index);
     let slots = start_values(&rules)?;

@@ -10,7 +10,7 @@
 //! | 16 | 8 | count of values (states with one side to move) |
 //! | 24 | 8 | checksum of the header (this field as zero) and the values |
 //! | 32 | 4 | length of the rules text |
-//! | 36 | n | the rules text, `route=… dice=… zero_rolls=… safe_rosettes=… pieces=…` |
+//! | 36 | n | the rules text, [`Variant::spelled_out`]: `route=… dice=… zero_rolls=… safe_rosettes=… pieces=…` for the reference's rule sets, `board=… path=… dice=… zero_rolls=… safe_rosettes=… rosette_again=… capture_again=… pieces=…` for the others |
 //! | … | | zero bytes up to a multiple of 8 |
 //! | … | count × size | the values in index order ([`Index`]) |
 //!
@@ -259,7 +259,8 @@ impl Table {
         let variant: Variant = rules
             .parse()
             .map_err(|e| TableError::Header(format!("the rules text {rules:?}: {e}")))?;
-        let index = Index::new(&variant);
+        let index = Index::new(&variant)
+            .map_err(|e| TableError::Header(format!("the rules text {rules:?}: {e}")))?;
         if count != index.len() {
             return Err(TableError::Header(format!(
                 "{count} values, but {} has {} states",

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use dice_core::{MoveList, Rules, Side, Status};
-use royal_ur::{Position, Route, Square, Ur, Variant};
+use royal_ur::{Path, Position, Route, Square, Ur, Variant};
 use ur_solve::{Index, Solution, SolveOptions, solve};
 
 /// Per roll: its chance and the successors (and whether the same side
@@ -144,6 +144,59 @@ fn two_piece_rule_sets_match_the_brute_force() {
     }
 }
 
+/// The presets the reference does not have, with one and two pieces:
+/// blitz (a capture throws again, rosettes not safe), aseb (its own board
+/// and path), finkel2p and masters with four dice.
+#[test]
+fn new_presets_with_one_and_two_pieces_match_the_brute_force() {
+    for name in ["blitz", "aseb", "finkel2p", "masters4d"] {
+        let preset = Variant::named(name).unwrap();
+        for pieces in 1..=2 {
+            check_against_brute_force(&preset.with_pieces(pieces).unwrap());
+        }
+    }
+}
+
+/// One piece over the paths the solver numbers, with dice from one to
+/// eight, a 0 worth 0 or dice + 1, and either throw-again switch.
+#[test]
+fn one_piece_dice_and_switches_match_the_brute_force() {
+    for path in [Path::Bell, Path::Masters, Path::Aseb] {
+        for (dice, zero, rosette_again, capture_again) in [
+            (1, 0, true, true),
+            (2, 3, false, true),
+            (5, 0, false, false),
+            (8, 9, true, true),
+        ] {
+            let v = Variant::FINKEL
+                .with_path(path)
+                .with_pieces(1)
+                .and_then(|v| v.with_dice(dice, zero))
+                .unwrap()
+                .with_safe_rosettes(dice % 2 == 0)
+                .with_rosette_again(rosette_again)
+                .with_capture_again(capture_again);
+            check_against_brute_force(&v);
+        }
+    }
+}
+
+/// Paths that visit squares twice are refused with the path named, and
+/// a rule set too big to number with its size.
+#[test]
+fn revisiting_paths_and_huge_rule_sets_are_refused() {
+    for path in [Path::Murray, Path::Skiriuk] {
+        let v = Variant::FINKEL.with_path(path).with_pieces(1).unwrap();
+        let err = solve(&v, &SolveOptions::default(), |_| {}).unwrap_err();
+        assert_eq!(err.code(), "rules", "{err}");
+        assert!(err.to_string().contains(path.as_str()), "{err}");
+    }
+    let huge = Variant::FINKEL.with_path(Path::Murray);
+    let err = solve(&huge, &SolveOptions::default(), |_| {}).unwrap_err();
+    assert_eq!(err.code(), "too_big", "{err}");
+    assert!(err.to_string().contains("107967669800"), "{err}");
+}
+
 #[test]
 fn two_piece_finkel_start_is_the_published_figure() {
     let sol = quick(&Variant::FINKEL.with_pieces(2).unwrap());
@@ -198,7 +251,7 @@ fn residual_is_small_when_recomputed_through_royal_ur() {
     ] {
         let sol = quick(&v);
         assert!(sol.stats().residual < 1e-8);
-        let ix = Index::new(&v);
+        let ix = Index::new(&v).unwrap();
         let mut moves = MoveList::new();
         let mut worst = 0.0f64;
         for i in 0..ix.len() {

@@ -31,7 +31,7 @@ fn round_trip_in_both_value_types() {
         for i in 0..sol.index().len() {
             assert!((table.value_at(i) - sol.value_at(i)).abs() <= tol, "{i}");
         }
-        let ix = Index::new(sol.variant());
+        let ix = Index::new(sol.variant()).unwrap();
         let pos = ix.position(ix.unrank(1234).unwrap(), dice_core::Side::Dark);
         assert!((table.win_chance(&pos).unwrap() - sol.win_chance(&pos).unwrap()).abs() <= tol);
         assert_eq!(table.value_at(table.count()), 0.0);

@@ -146,25 +146,28 @@ impl<'a> Entries<'a> {
     }
 }
 
-/// How many moves each roll allows a state: four bits a roll, roll `k`
+/// How many moves each roll allows a state: three bits a roll, roll `k`
 /// (in the order of [`Transitions::rolls`](super::transitions::Transitions::rolls))
-/// at bit `4k`.
+/// at bit `3k`.
 #[derive(Clone, Copy, Default)]
 pub(super) struct MoveCounts(u32);
 
-const _: () = assert!(MOVES_MAX < 16 && ROLLS_MAX * 4 <= 32);
+/// Bits of one roll's count in [`MoveCounts`].
+const COUNT_BITS: usize = 3;
+
+const _: () = assert!(MOVES_MAX < 1 << COUNT_BITS && ROLLS_MAX * COUNT_BITS <= 32);
 
 impl MoveCounts {
     /// These counts with `moves` for roll `k`.
     #[inline(always)]
     pub(super) const fn with(self, k: usize, moves: usize) -> MoveCounts {
-        MoveCounts(self.0 | (moves as u32) << (4 * k))
+        MoveCounts(self.0 | (moves as u32) << (COUNT_BITS * k))
     }
 
     /// The moves of roll `k`.
     #[inline(always)]
     pub(super) const fn of(self, k: usize) -> usize {
-        (self.0 >> (4 * k) & 0xf) as usize
+        (self.0 >> (COUNT_BITS * k) & ((1 << COUNT_BITS) - 1)) as usize
     }
 }
 

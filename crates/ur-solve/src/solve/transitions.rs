@@ -2,18 +2,18 @@
 //! their chances, the successors each roll allows, and who has won.
 //!
 //! Everything the solver knows of the rule set is here (with the move
-//! generation on states, [`Index::for_each_move`], that it calls); the
-//! sweeps only combine values. Rules with other paths, other dice or a
-//! capture bonus change this module and the move generation, not the
-//! sweeps.
+//! generation on states, [`Index::for_each_move`], that it calls, which
+//! follows the path, safe rosettes and the two throw-again switches); the
+//! sweeps only combine values.
 
 use royal_ur::{PIECES_MAX, Variant};
 
 use crate::error::SolveError;
 use crate::index::{Index, State};
 
-/// Most rolls that can move a piece (1 to 4 with four dice).
-pub(super) const ROLLS_MAX: usize = 4;
+/// Most rolls that can move a piece: 1 to 9 with eight dice (the most a
+/// rule set has) and a 0 worth 9.
+pub(super) const ROLLS_MAX: usize = 9;
 
 /// Most moves a roll allows: one a piece.
 pub(super) const MOVES_MAX: usize = PIECES_MAX as usize;
@@ -91,18 +91,12 @@ impl<'a> Transitions<'a> {
     ///
     /// # Errors
     ///
-    /// [`SolveError::Options`] when the rule set has more states than a
-    /// [`Code`] can name or more moving rolls than [`ROLLS_MAX`] (no rule
-    /// set of `royal-ur` has either).
+    /// [`SolveError::TooBig`] when the rule set has more states than a
+    /// [`Code`] can name (see [`check_size`]), [`SolveError::Options`]
+    /// when it has more moving rolls than [`ROLLS_MAX`] (no rule set of
+    /// `royal-ur` has).
     pub(super) fn new(index: &'a Index) -> Result<Transitions<'a>, SolveError> {
-        if index.len() > Code::INDICES {
-            return Err(SolveError::Options(format!(
-                "{} has {} states, more than the {} the solver can number",
-                index.variant(),
-                index.len(),
-                Code::INDICES
-            )));
-        }
+        check_size(index.variant(), index.len())?;
         let (rolls, never_moves) = roll_chances(index.variant());
         if rolls.len() > ROLLS_MAX {
             return Err(SolveError::Options(format!(
@@ -175,6 +169,25 @@ impl<'a> Transitions<'a> {
     }
 }
 
+/// Refuses a rule set of `states` states (one side to move) that a
+/// [`Code`] cannot number, naming the count and the bytes its values
+/// would take.
+///
+/// # Errors
+///
+/// [`SolveError::TooBig`].
+pub(super) fn check_size(variant: &Variant, states: u64) -> Result<(), SolveError> {
+    if states <= Code::INDICES {
+        return Ok(());
+    }
+    Err(SolveError::TooBig {
+        rules: variant.to_string(),
+        states,
+        limit: Code::INDICES,
+        bytes: states.saturating_mul(std::mem::size_of::<f64>() as u64),
+    })
+}
+
 /// The chances of a rule set's rolls that can move a piece, as (roll,
 /// probability), and the chance of a roll of 0, which never can.
 fn roll_chances(variant: &Variant) -> (Vec<(u8, f64)>, f64) {
@@ -188,29 +201,36 @@ fn roll_chances(variant: &Variant) -> (Vec<(u8, f64)>, f64) {
 
 #[cfg(test)]
 mod tests {
-    use royal_ur::Route;
+    use royal_ur::Path;
 
     use super::*;
 
-    /// The largest rule sets (seven pieces, both routes, the long one the
-    /// larger) number their states within a code, every rule set's moving
-    /// rolls fit an entry, and a code keeps an index and whether the turn
-    /// passes apart.
+    /// The largest rule sets (seven pieces on each path the index numbers,
+    /// masters' and aseb's the largest) number their states within a code,
+    /// every dice count's moving rolls fit an entry, a rule set past the
+    /// codes is refused with its size, and a code keeps an index and
+    /// whether the turn passes apart.
     #[test]
     fn every_rule_set_fits_the_codes() {
-        for route in Route::ALL {
+        for path in [Path::Bell, Path::Masters, Path::Aseb] {
             let largest = Variant::FINKEL
-                .with_route(route)
+                .with_path(path)
                 .with_pieces(PIECES_MAX)
                 .unwrap();
-            let index = Index::new(&largest);
+            let index = Index::new(&largest).unwrap();
             assert!(index.len() < Code::INDICES, "{largest}");
             assert!(Transitions::new(&index).is_ok(), "{largest}");
-            for (dice, zero_rolls) in [(4, 0), (4, 4), (3, 0), (3, 4)] {
-                let variant = Variant::new(route, dice, zero_rolls, false, 1).unwrap();
-                let index = Index::new(&variant);
+        }
+        for dice in 1..=8 {
+            for zero_rolls in [0, dice + 1] {
+                let variant = Variant::FINKEL
+                    .with_pieces(1)
+                    .and_then(|v| v.with_dice(dice, zero_rolls))
+                    .unwrap();
+                let index = Index::new(&variant).unwrap();
                 let rules = Transitions::new(&index).unwrap();
-                assert!(!rules.rolls().is_empty(), "{variant}");
+                let moving = usize::from(dice) + usize::from(zero_rolls > 0);
+                assert_eq!(rules.rolls().len(), moving, "{variant}");
                 let total: f64 = rules.rolls().iter().map(|&(_, p)| p).sum();
                 assert!(
                     (total + rules.never_moves() - 1.0).abs() < 1e-12,
@@ -218,6 +238,14 @@ mod tests {
                 );
             }
         }
+        let murray = Variant::FINKEL.with_path(Path::Murray);
+        let states = royal_ur::count_positions(&murray) / 2;
+        let err = check_size(&murray, states).unwrap_err();
+        assert_eq!(err.code(), "too_big");
+        let text = err.to_string();
+        assert!(text.contains(&states.to_string()), "{text}");
+        assert!(text.contains(&(8 * states).to_string()), "{text}");
+        assert!(check_size(&Variant::MASTERS, Code::INDICES).is_ok());
         let last = Code::INDICES - 1;
         for turn_passes in [false, true] {
             let code = Code::successor(last, turn_passes);
