@@ -23,6 +23,11 @@
 //! tables). The geometry comes from [`royal_ur::Path`]: which steps are
 //! shared, which are rosettes and which step of theirs each shared step of
 //! mine is.
+//!
+//! The murray and skiriuk paths visit `a2..g2` twice (a piece there is at
+//! one of two steps), which this layout does not fit: their index lists
+//! every state in the same layer order instead and ranks by a binary
+//! search (the `listed` module), and their moves come from `royal-ur`.
 
 use dice_core::Side;
 use royal_ur::{Path, Position, Variant};
@@ -438,22 +443,21 @@ impl Index {
     #[must_use]
     pub fn rank(&self, state: State) -> Option<u64> {
         match &self.listed {
-            Some(listed) => listed.rank(state, self.layer_of(state)?),
+            Some(listed) => self.homes_fit(state).then(|| listed.rank(state)).flatten(),
             None => self.is_valid(state).then(|| self.rank_valid(state)),
         }
     }
 
-    /// The layer of a state, or `None` when a home count is above the
-    /// pieces a side has.
-    fn layer_of(&self, state: State) -> Option<usize> {
-        (state.my_home <= self.pieces && state.their_home <= self.pieces)
-            .then(|| self.layer(state.my_home, state.their_home))
+    /// Whether both home counts are at most the pieces a side has.
+    const fn homes_fit(&self, state: State) -> bool {
+        state.my_home <= self.pieces && state.their_home <= self.pieces
     }
 
     /// The index of a state that is valid: pieces on steps 1..=len only, no
     /// shared cell held twice, and at most `pieces` a side on the board and
     /// home together. Anything else may index out of the tables and panic;
-    /// [`Index::rank`] checks first.
+    /// [`Index::rank`] checks first. (A listed index searches its list and
+    /// answers [`Index::len`] for a state it does not hold.)
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in
@@ -476,8 +480,9 @@ impl Index {
     pub(crate) fn rank_valid(&self, state: State) -> u64 {
         if let Some(listed) = &self.listed {
             return self
-                .layer_of(state)
-                .and_then(|layer| listed.rank(state, layer))
+                .homes_fit(state)
+                .then(|| listed.rank(state))
+                .flatten()
                 .unwrap_or(self.len());
         }
         let layer = self.layer(state.my_home, state.their_home);

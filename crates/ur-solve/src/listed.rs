@@ -6,13 +6,14 @@
 //! one digit a shared cell, does not fit them. Instead every state is
 //! enumerated once, square by square (a square is empty, or holds one of
 //! my pieces at one of my steps there, or one of theirs at one of theirs),
-//! packed into a [`Key`] whose order is the layer's (my home, their home)
-//! first, and kept sorted: the index of a state is its place in the list,
-//! found by a binary search within its layer.
+//! and kept in order of layer (my home, their home), my steps, their
+//! steps: the index of a state is its place in that list, found by two
+//! binary searches, one over the groups of states with the same layer and
+//! my steps, one over their steps within the group.
 //!
-//! The list takes 8 bytes a state, as many as its values, and is rebuilt
-//! from the rules whenever an index is built (a table file needs only the
-//! rules and the values).
+//! The list takes 4 bytes a state (half as many as its values) and a few
+//! megabytes for the groups, and is rebuilt from the rules whenever an
+//! index is built (a table file needs only the rules and the values).
 
 use std::fmt;
 
@@ -32,36 +33,33 @@ use crate::index::State;
 /// not.
 pub const LISTED_MAX: u64 = 1 << 26;
 
-/// A state packed in 64 bits: my home (bits 60..63), their home (56..59),
-/// my steps (28..55) and theirs (0..27). Steps go up to 27 (murray's
-/// path), so each side's mask fits 28 bits; the order of keys is the
-/// order of layers, then of my steps, then of theirs.
-type Key = u64;
+/// A state's layer and my steps packed in 64 bits: my home (bits 32..35),
+/// their home (28..31) and my steps (0..27). Steps go up to 27 (murray's
+/// path), so a side's steps fit 28 bits; the order of groups is the order
+/// of layers, then of my steps.
+type Group = u64;
 
 const MASK_BITS: u32 = 28;
 const MASK: u64 = (1 << MASK_BITS) - 1;
 
-fn key(state: State) -> Key {
-    u64::from(state.my_home) << 60
-        | u64::from(state.their_home) << 56
-        | u64::from(state.mine) << MASK_BITS
-        | u64::from(state.theirs)
+fn group(state: State) -> Group {
+    u64::from(state.my_home) << (MASK_BITS + 4)
+        | u64::from(state.their_home) << MASK_BITS
+        | u64::from(state.mine)
 }
 
-fn state(key: Key) -> State {
-    State {
-        mine: ((key >> MASK_BITS) & MASK) as u32,
-        theirs: (key & MASK) as u32,
-        my_home: (key >> 60) as u8,
-        their_home: ((key >> 56) & 0xf) as u8,
-    }
-}
-
-/// Every state of a rule set on a path that visits squares twice, in key
-/// order.
+/// Every state of a rule set on a path that visits squares twice, in
+/// order of layer, my steps, their steps: the states are grouped by layer
+/// and my steps (a short list, searched first), and each group lists their
+/// steps in order (searched second), 4 bytes a state.
 #[derive(Clone)]
 pub(crate) struct Listed {
-    keys: Vec<Key>,
+    /// Each group's layer and my steps, ascending.
+    groups: Vec<Group>,
+    /// First index of each group, and the count at the back.
+    group_start: Vec<u64>,
+    /// Their steps in every state, in index order.
+    theirs: Vec<u32>,
     /// First index of each layer (`my_home * (pieces + 1) + their_home`),
     /// and the count at the back.
     layer_start: Vec<u64>,
@@ -70,7 +68,8 @@ pub(crate) struct Listed {
 impl fmt::Debug for Listed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Listed")
-            .field("states", &self.keys.len())
+            .field("states", &self.theirs.len())
+            .field("groups", &self.groups.len())
             .finish_non_exhaustive()
     }
 }
@@ -94,34 +93,40 @@ impl Listed {
                 bytes: states.saturating_mul(std::mem::size_of::<f64>() as u64),
             });
         }
-        let pieces = variant.pieces();
-        let boards = placements(variant.path(), pieces);
-        let mut keys = Vec::with_capacity(usize::try_from(states).unwrap_or(0));
-        let mut layer_start = Vec::with_capacity(usize::from(pieces + 1).pow(2) + 1);
-        for my_home in 0..=pieces {
-            for their_home in 0..=pieces {
-                layer_start.push(keys.len() as u64);
-                keys.extend(
-                    boards
-                        .iter()
-                        .filter(|&&(mine, theirs)| {
-                            mine.count_ones() + u32::from(my_home) <= u32::from(pieces)
-                                && theirs.count_ones() + u32::from(their_home) <= u32::from(pieces)
-                        })
-                        .map(|&(mine, theirs)| {
-                            key(State {
-                                mine,
-                                theirs,
-                                my_home,
-                                their_home,
-                            })
-                        }),
-                );
+        let pieces = u32::from(variant.pieces());
+        let boards = placements(variant.path(), variant.pieces());
+        let mut listed = Listed {
+            groups: Vec::new(),
+            group_start: Vec::new(),
+            theirs: Vec::with_capacity(usize::try_from(states).unwrap_or(0)),
+            layer_start: Vec::new(),
+        };
+        for my_home in 0..=variant.pieces() {
+            for their_home in 0..=variant.pieces() {
+                listed.layer_start.push(listed.theirs.len() as u64);
+                let fits = |steps: u32, home: u8| steps.count_ones() + u32::from(home) <= pieces;
+                for &(mine, theirs) in &boards {
+                    if !fits(mine, my_home) || !fits(theirs, their_home) {
+                        continue;
+                    }
+                    let g = group(State {
+                        mine,
+                        theirs,
+                        my_home,
+                        their_home,
+                    });
+                    if listed.groups.last() != Some(&g) {
+                        listed.groups.push(g);
+                        listed.group_start.push(listed.theirs.len() as u64);
+                    }
+                    listed.theirs.push(theirs);
+                }
             }
         }
-        layer_start.push(keys.len() as u64);
-        debug_assert!(keys.is_sorted(), "keys out of order");
-        Ok(Listed { keys, layer_start })
+        listed.layer_start.push(listed.theirs.len() as u64);
+        listed.group_start.push(listed.theirs.len() as u64);
+        debug_assert!(listed.groups.is_sorted(), "groups out of order");
+        Ok(listed)
     }
 
     /// First index of each layer, and the count at the back.
@@ -131,13 +136,11 @@ impl Listed {
 
     /// The index of a state, or `None` when it is not listed.
     #[inline]
-    pub(crate) fn rank(&self, state: State, layer: usize) -> Option<u64> {
-        let (&start, &end) = (
-            self.layer_start.get(layer)?,
-            self.layer_start.get(layer + 1)?,
-        );
-        let run = self.keys.get(start as usize..end as usize)?;
-        run.binary_search(&key(state))
+    pub(crate) fn rank(&self, state: State) -> Option<u64> {
+        let g = self.groups.binary_search(&group(state)).ok()?;
+        let (&start, &end) = (self.group_start.get(g)?, self.group_start.get(g + 1)?);
+        let run = self.theirs.get(start as usize..end as usize)?;
+        run.binary_search(&state.theirs)
             .ok()
             .map(|i| start + i as u64)
     }
@@ -145,8 +148,15 @@ impl Listed {
     /// The state at an index, or `None` past the end.
     #[inline]
     pub(crate) fn unrank(&self, index: u64) -> Option<State> {
-        let i = usize::try_from(index).ok()?;
-        self.keys.get(i).copied().map(state)
+        let theirs = *self.theirs.get(usize::try_from(index).ok()?)?;
+        let g = self.group_start.partition_point(|&start| start <= index) - 1;
+        let &packed = self.groups.get(g)?;
+        Some(State {
+            mine: (packed & MASK) as u32,
+            theirs,
+            my_home: (packed >> (MASK_BITS + 4)) as u8,
+            their_home: ((packed >> MASK_BITS) & 0xf) as u8,
+        })
     }
 }
 
