@@ -143,7 +143,7 @@ impl Index {
     /// Builds the index of a rule set (a few milliseconds; the masters and
     /// aseb paths' arrangement tables take about 130 MB for 7 pieces). On
     /// a path that visits squares twice (murray, skiriuk) it lists every
-    /// state instead (8 bytes a state, about a second for ten million).
+    /// state instead (4 bytes a state, about a second for ten million).
     ///
     /// # Errors
     ///
@@ -764,13 +764,15 @@ impl Index {
         self.state(position).map(|state| self.rank_valid(state))
     }
 
-    /// How many private cells each side has.
+    /// How many private cells each side has (0 for a listed index, which
+    /// does not split the cells).
     #[must_use]
     pub const fn private_cells(&self) -> u8 {
         self.private_cells
     }
 
-    /// How many cells the sides share.
+    /// How many cells the sides share (0 for a listed index, which does
+    /// not split the cells).
     #[must_use]
     pub const fn shared_cells(&self) -> u8 {
         self.shared_cells

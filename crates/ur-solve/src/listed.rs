@@ -23,15 +23,14 @@ use royal_ur::{Path, Variant};
 use crate::error::SolveError;
 use crate::index::State;
 
-/// The most states (one side to move) a listed index holds: 2^26 =
-/// 67,108,864. The list, the values and the solver's records take about
-/// 80 bytes a state at the peak, some 5 GB at this limit, and the first
-/// sweep of a layer pair generates every move through `royal-ur` and finds
-/// every successor by a binary search, which takes minutes per ten million
-/// states on this machine's cores. Skiriuk with 4 pieces (54,179,242)
-/// fits; murray with 4 (207,330,951) and skiriuk with 5 (522,642,136) do
-/// not.
-pub const LISTED_MAX: u64 = 1 << 26;
+/// The most states (one side to move) a listed index holds: 2^24 =
+/// 16,777,216. The first sweep of each layer pair and the residual pass
+/// generate every move through `royal-ur` and find every successor by
+/// binary searches that mostly miss the caches: murray with 3 pieces
+/// (7,735,248 states) took a minute of CPU, so this limit keeps a solve to
+/// a few minutes. Skiriuk and murray with up to 3 pieces fit; skiriuk with
+/// 4 (54,179,242) and murray with 4 (207,330,951) do not.
+pub const LISTED_MAX: u64 = 1 << 24;
 
 /// A state's layer and my steps packed in 64 bits: my home (bits 32..35),
 /// their home (28..31) and my steps (0..27). Steps go up to 27 (murray's

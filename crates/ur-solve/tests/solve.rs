@@ -201,15 +201,15 @@ fn revisiting_paths_with_one_and_two_pieces_match_the_brute_force() {
 }
 
 /// A rule set past what the solver lists or numbers is refused with its
-/// size: murray with seven pieces, and with four (past the listed limit
-/// though a code could number it).
+/// size: murray with seven pieces, and skiriuk with four (past the listed
+/// limit though a code could number it).
 #[test]
 fn huge_rule_sets_are_refused_with_their_size() {
-    for (pieces, states) in [(7, "107967669800"), (4, "207330951")] {
-        let v = Variant::FINKEL
-            .with_path(Path::Murray)
-            .with_pieces(pieces)
-            .unwrap();
+    for (path, pieces, states) in [
+        (Path::Murray, 7, "107967669800"),
+        (Path::Skiriuk, 4, "54179242"),
+    ] {
+        let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
         let err = solve(&v, &SolveOptions::default(), |_| {}).unwrap_err();
         assert_eq!(err.code(), "too_big", "{err}");
         let text = err.to_string();
