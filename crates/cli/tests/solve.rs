@@ -65,6 +65,19 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text.trim()).expect("one JSON object")
 }
 
+/// `race analyse RECORD --table TABLE --json`, which must succeed.
+fn analyse(record: &Path, table: &str) -> serde_json::Value {
+    let run = race(&[
+        "analyse",
+        &record.display().to_string(),
+        "--table",
+        table,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    json(&run.out)
+}
+
 #[test]
 fn solve_two_pieces_matches_the_published_chance() {
     let dir = Scratch::new("published");
@@ -180,15 +193,7 @@ fn perfect_selfplay_and_analysis() {
     assert_eq!(run.code, 0, "{}", run.err);
     let replay = json(&run.out);
     let plies = usize::try_from(replay["ply"].as_u64().expect("ply")).expect("plies");
-    let run = race(&[
-        "analyse",
-        &record.display().to_string(),
-        "--table",
-        &table,
-        "--json",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.err);
-    let v = json(&run.out);
+    let v = analyse(&record, &table);
     assert_eq!(v["ok"], true);
     let turns = v["turns"].as_array().expect("turns");
     assert_eq!(turns.len(), plies, "{text}");
@@ -379,15 +384,7 @@ fn blitz_and_aseb_tables_play_and_analyse() {
         assert_eq!(run.code, 0, "{rules}: {}", run.err);
         let record = Path::new(&records).join("ur-0001.txt");
         let text = std::fs::read_to_string(&record).expect("record");
-        let run = race(&[
-            "analyse",
-            &record.display().to_string(),
-            "--table",
-            table,
-            "--json",
-        ]);
-        assert_eq!(run.code, 0, "{rules}: {}", run.err);
-        let v = json(&run.out);
+        let v = analyse(&record, table);
         assert_eq!(v["rules"], rules, "{text}");
         let turns = v["turns"].as_array().expect("turns");
         assert!(!turns.is_empty(), "{text}");
@@ -447,15 +444,7 @@ fn skiriuk_table_plays_and_analyses_and_murray_is_too_big() {
     let mut second_visits = 0;
     for game in 1..=4 {
         let record = Path::new(&records).join(format!("ur-{game:04}.txt"));
-        let run = race(&[
-            "analyse",
-            &record.display().to_string(),
-            "--table",
-            &table,
-            "--json",
-        ]);
-        assert_eq!(run.code, 0, "{}", run.err);
-        let v = json(&run.out);
+        let v = analyse(&record, &table);
         assert_eq!(v["rules"], SKIRIUK2);
         let turns = v["turns"].as_array().expect("turns");
         assert!(turns.len() > 10, "{v}");
