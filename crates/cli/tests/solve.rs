@@ -65,6 +65,19 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text.trim()).expect("one JSON object")
 }
 
+/// `race analyse RECORD --table TABLE --json`, which must succeed.
+fn analyse(record: &Path, table: &str) -> serde_json::Value {
+    let run = race(&[
+        "analyse",
+        &record.display().to_string(),
+        "--table",
+        table,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    json(&run.out)
+}
+
 #[test]
 fn solve_two_pieces_matches_the_published_chance() {
     let dir = Scratch::new("published");
@@ -180,15 +193,7 @@ fn perfect_selfplay_and_analysis() {
     assert_eq!(run.code, 0, "{}", run.err);
     let replay = json(&run.out);
     let plies = usize::try_from(replay["ply"].as_u64().expect("ply")).expect("plies");
-    let run = race(&[
-        "analyse",
-        &record.display().to_string(),
-        "--table",
-        &table,
-        "--json",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.err);
-    let v = json(&run.out);
+    let v = analyse(&record, &table);
     assert_eq!(v["ok"], true);
     let turns = v["turns"].as_array().expect("turns");
     assert_eq!(turns.len(), plies, "{text}");
@@ -379,15 +384,7 @@ fn blitz_and_aseb_tables_play_and_analyse() {
         assert_eq!(run.code, 0, "{rules}: {}", run.err);
         let record = Path::new(&records).join("ur-0001.txt");
         let text = std::fs::read_to_string(&record).expect("record");
-        let run = race(&[
-            "analyse",
-            &record.display().to_string(),
-            "--table",
-            table,
-            "--json",
-        ]);
-        assert_eq!(run.code, 0, "{rules}: {}", run.err);
-        let v = json(&run.out);
+        let v = analyse(&record, table);
         assert_eq!(v["rules"], rules, "{text}");
         let turns = v["turns"].as_array().expect("turns");
         assert!(!turns.is_empty(), "{text}");
@@ -402,4 +399,81 @@ fn blitz_and_aseb_tables_play_and_analyse() {
         refused(&run, "wrong_rules");
         assert!(run.err.contains(rules), "{}", run.err);
     }
+}
+
+/// A path that visits `a2..g2` twice: skiriuk with a capture throwing
+/// again, two pieces, solved by `race solve`; the perfect bot plays from
+/// its table and gives nothing away in `race analyse`, over games whose
+/// pieces come round to a second visit; murray with seven pieces is
+/// refused with its size.
+#[test]
+fn skiriuk_table_plays_and_analyses_and_murray_is_too_big() {
+    const SKIRIUK2: &str = "board=standard path=skiriuk dice=4 zero_rolls=0 safe_rosettes=1 \
+                            rosette_again=1 capture_again=1 pieces=2";
+    let dir = Scratch::new("skiriuk");
+    let (table, run) = solve_into(
+        &dir,
+        "path=skiriuk capture_again=1 pieces=2",
+        &["--json"],
+        "skiriuk2",
+    );
+    let v = json(&run.out);
+    assert_eq!(v["rules"], SKIRIUK2);
+    assert!(v["residual"].as_f64().expect("residual") < 1e-8);
+    let records = dir.path("records");
+    let run = race(&[
+        "selfplay",
+        "ur",
+        "--rules",
+        SKIRIUK2,
+        "--light",
+        "1",
+        "--dark",
+        "perfect",
+        "--table",
+        &table,
+        "--games",
+        "4",
+        "--seed",
+        "skiriuk",
+        "--records",
+        &records,
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let mut second_visits = 0;
+    for game in 1..=4 {
+        let record = Path::new(&records).join(format!("ur-{game:04}.txt"));
+        let v = analyse(&record, &table);
+        assert_eq!(v["rules"], SKIRIUK2);
+        let turns = v["turns"].as_array().expect("turns");
+        assert!(turns.len() > 10, "{v}");
+        for t in turns {
+            assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
+        }
+        // The perfect side gives nothing away; the table is f32.
+        assert!(
+            v["dark"]["lost"].as_f64().expect("lost").abs() < 1e-5,
+            "{v}"
+        );
+        // Moves onto a2..g2 from the far end of the path (g1, g3, h1, h2,
+        // h3) come round to a second visit.
+        second_visits += turns
+            .iter()
+            .filter_map(|t| t["move"].as_str()?.split_once('-'))
+            .filter(|&(from, to)| {
+                ["g1", "g3", "h1", "h2", "h3"].contains(&from) && to.ends_with('2') && to < "h"
+            })
+            .count();
+    }
+    assert!(second_visits > 0, "no second visit in four games");
+    let run = race(&[
+        "solve",
+        "path=murray pieces=7",
+        "--out",
+        &dir.path("murray"),
+    ]);
+    refused(&run, "too_big");
+    assert!(run.err.contains("107967669800"), "{}", run.err);
+    assert!(!Path::new(&dir.path("murray")).exists());
 }

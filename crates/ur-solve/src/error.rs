@@ -44,8 +44,9 @@ pub enum SolveError {
     /// number, no sweeps allowed).
     #[error("bad solve options: {0}")]
     Options(String),
-    /// The solver does not handle these rules: their path visits squares
-    /// twice (murray, skiriuk), which the index does not number.
+    /// The solver does not handle these rules: a path that is not the same
+    /// for both sides, or whose shared squares are not one run of steps
+    /// (no path of `royal-ur` is either).
     #[error("the solver does not handle the rules {rules}: {reason}")]
     Rules {
         /// The rules.

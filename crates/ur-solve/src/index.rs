@@ -23,11 +23,17 @@
 //! tables). The geometry comes from [`royal_ur::Path`]: which steps are
 //! shared, which are rosettes and which step of theirs each shared step of
 //! mine is.
+//!
+//! The murray and skiriuk paths visit `a2..g2` twice (a piece there is at
+//! one of two steps), which this layout does not fit: their index lists
+//! every state in the same layer order instead and ranks by a binary
+//! search (the `listed` module), and their moves come from `royal-ur`.
 
 use dice_core::Side;
 use royal_ur::{Path, Position, Variant};
 
 use crate::error::{LookupError, SolveError};
+use crate::listed::Listed;
 
 /// Square indices of every board: the bits of a position's masks.
 const SQUARE_INDICES: usize = 32;
@@ -109,6 +115,13 @@ pub struct Index {
     /// Square index ([`royal_ur::Square::cell`]) → step on each side's
     /// path (0 when not on it).
     cell_step: [[u8; SQUARE_INDICES]; 2],
+    /// Square index → the step of each side's second visit there (0 when
+    /// the path visits it once or not at all).
+    second_step: [[u8; SQUARE_INDICES]; 2],
+    /// On a path that visits squares twice, every state in a sorted list,
+    /// which numbers them instead of the tables above (which are then
+    /// empty).
+    listed: Option<Listed>,
 }
 
 /// Binomial coefficient.
@@ -128,24 +141,23 @@ fn subsets_at_most(subsets_up_to: &[u32; 8], cells: usize) -> u32 {
 
 impl Index {
     /// Builds the index of a rule set (a few milliseconds; the masters and
-    /// aseb paths' arrangement tables take about 130 MB for 7 pieces).
+    /// aseb paths' arrangement tables take about 130 MB for 7 pieces). On
+    /// a path that visits squares twice (murray, skiriuk) it lists every
+    /// state instead (4 bytes a state, about a second for ten million).
     ///
     /// # Errors
     ///
-    /// [`SolveError::Rules`] for a path that visits squares twice (murray,
-    /// skiriuk), whose second visits the index does not number, or whose
-    /// shared squares are not one run of steps on both sides.
+    /// [`SolveError::Rules`] for a path that is not the same for both
+    /// sides, or whose shared squares are not one run of steps on both
+    /// sides (no path of `royal-ur` is either);
+    /// [`SolveError::TooBig`] for a path that visits squares twice with
+    /// more states than [`LISTED_MAX`](crate::LISTED_MAX).
     pub fn new(variant: &Variant) -> Result<Index, SolveError> {
         let route = variant.path();
         let refuse = |reason: &str| SolveError::Rules {
             rules: variant.to_string(),
             reason: format!("the {route} path {reason}"),
         };
-        if route.revisits() {
-            return Err(refuse(
-                "visits a2..g2 twice, and the index does not number second visits",
-            ));
-        }
         if !route.mirrors() {
             return Err(refuse(
                 "is not the same for both sides with rows 1 and 3 swapped",
@@ -161,7 +173,46 @@ impl Index {
                 }
             }
         }
+        let mut second_step = [[0u8; SQUARE_INDICES]; 2];
+        for (side, row) in Side::ALL.into_iter().zip(&mut second_step) {
+            for &sq in route.board().squares() {
+                if let Some(slot) = row.get_mut(sq.cell()) {
+                    *slot = route.second_step_of(side, sq).unwrap_or(0);
+                }
+            }
+        }
         let rosette_mask = route.rosette_steps().iter().fold(0u32, |m, &s| m | 1 << s);
+        let again_on = if variant.rosette_again() {
+            rosette_mask
+        } else {
+            0
+        };
+        if route.revisits() {
+            let listed = Listed::new(variant)?;
+            return Ok(Index {
+                variant: *variant,
+                pieces,
+                route_len,
+                first_shared: 0,
+                shared_cells: 0,
+                private_cells: 0,
+                rosette_mask,
+                again_on,
+                capture_again: variant.capture_again(),
+                mine_to_theirs: [0; 32],
+                theirs_in_mine: Vec::new(),
+                arrangement_of_mine: Vec::new(),
+                arrangement_of_theirs: Vec::new(),
+                private_rank: Vec::new(),
+                private_subset: Vec::new(),
+                subsets_up_to: [0; 8],
+                layer_start: listed.layer_start().to_vec(),
+                arrangement_start: Vec::new(),
+                cell_step,
+                second_step,
+                listed: Some(listed),
+            });
+        }
         let mut shared_mask = 0u32;
         let mut mine_to_theirs = [0u8; 32];
         for step in 1..=route_len {
@@ -278,11 +329,7 @@ impl Index {
             shared_cells,
             private_cells,
             rosette_mask,
-            again_on: if variant.rosette_again() {
-                rosette_mask
-            } else {
-                0
-            },
+            again_on,
             capture_again: variant.capture_again(),
             mine_to_theirs,
             theirs_in_mine,
@@ -294,7 +341,16 @@ impl Index {
             layer_start,
             arrangement_start,
             cell_step,
+            second_step,
+            listed: None,
         })
+    }
+
+    /// Whether the states are listed (a path that visits squares twice)
+    /// rather than numbered by their arrangement.
+    #[must_use]
+    pub const fn is_listed(&self) -> bool {
+        self.listed.is_some()
     }
 
     /// The rule set.
@@ -386,13 +442,22 @@ impl Index {
     /// (see [`Index::is_valid`]).
     #[must_use]
     pub fn rank(&self, state: State) -> Option<u64> {
-        self.is_valid(state).then(|| self.rank_valid(state))
+        match &self.listed {
+            Some(listed) => self.homes_fit(state).then(|| listed.rank(state)).flatten(),
+            None => self.is_valid(state).then(|| self.rank_valid(state)),
+        }
+    }
+
+    /// Whether both home counts are at most the pieces a side has.
+    const fn homes_fit(&self, state: State) -> bool {
+        state.my_home <= self.pieces && state.their_home <= self.pieces
     }
 
     /// The index of a state that is valid: pieces on steps 1..=len only, no
     /// shared cell held twice, and at most `pieces` a side on the board and
     /// home together. Anything else may index out of the tables and panic;
-    /// [`Index::rank`] checks first.
+    /// [`Index::rank`] checks first. (A listed index searches its list and
+    /// answers [`Index::len`] for a state it does not hold.)
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in
@@ -413,6 +478,13 @@ impl Index {
         reason = "hot path; every index is in bounds for a valid state (proof above)"
     )]
     pub(crate) fn rank_valid(&self, state: State) -> u64 {
+        if let Some(listed) = &self.listed {
+            return self
+                .homes_fit(state)
+                .then(|| listed.rank(state))
+                .flatten()
+                .unwrap_or(self.len());
+        }
         let layer = self.layer(state.my_home, state.their_home);
         let my_shared = self.compress_shared(state.mine);
         let their_shared = self.compress_shared(state.theirs);
@@ -429,6 +501,9 @@ impl Index {
     /// Whether a state is one the index holds.
     #[must_use]
     pub fn is_valid(&self, state: State) -> bool {
+        if self.listed.is_some() {
+            return self.rank(state).is_some();
+        }
         let board = ((1u32 << (self.route_len + 1)) - 1) & !1;
         let p = u32::from(self.pieces);
         state.mine & !board == 0
@@ -456,6 +531,9 @@ impl Index {
         reason = "solver hot path; bounds proved in the doc comment"
     )]
     pub fn unrank(&self, index: u64) -> Option<State> {
+        if let Some(listed) = &self.listed {
+            return listed.unrank(index);
+        }
         if index >= self.len() {
             return None;
         }
@@ -503,7 +581,24 @@ impl Index {
     /// The blocks of a layer in index order: for each arrangement of the
     /// shared cells that fits, its masks, how many private subsets each
     /// side may take, and its first index.
+    ///
+    /// A listed index has no arrangements: its blocks are runs of
+    /// [`Block::RUN`] states (the last one shorter), each with one subset
+    /// of mine and the run's length of theirs, and no masks.
     pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
+        if self.listed.is_some() {
+            let range = self.layer_range(my_home, their_home);
+            return (range.start..range.end)
+                .step_by(Block::RUN as usize)
+                .map(|first| Block {
+                    mine: 0,
+                    theirs: 0,
+                    my_subsets: 1,
+                    their_subsets: (range.end - first).min(u64::from(Block::RUN)) as u32,
+                    first,
+                })
+                .collect();
+        }
         let layer = self.layer(my_home, their_home);
         let Some(starts) = self.arrangement_start.get(layer) else {
             return Vec::new();
@@ -538,6 +633,16 @@ impl Index {
         (my_home, their_home): (u8, u8),
         mut f: impl FnMut(u64, State),
     ) {
+        if let Some(listed) = &self.listed {
+            for block in blocks.iter().rev() {
+                for index in (block.first..block.first + block.len()).rev() {
+                    if let Some(state) = listed.unrank(index) {
+                        f(index, state);
+                    }
+                }
+            }
+            return;
+        }
         for block in blocks.iter().rev() {
             let mut index = block.first + block.len();
             for my_rank in (0..block.my_subsets).rev() {
@@ -573,42 +678,51 @@ impl Index {
     /// # Errors
     ///
     /// [`LookupError::Inconsistent`] when the position does not hold this
-    /// rule set's pieces on squares of each side's route.
+    /// rule set's pieces on squares of each side's route (at the visit
+    /// they are on, on a path that visits squares twice).
     pub fn state(&self, position: &Position) -> Result<State, LookupError> {
-        if position.shape() != self.variant.board()
-            || position.second_visit_mask() != 0
-            || !position.is_consistent(self.pieces)
-        {
-            return Err(LookupError::Inconsistent(position.to_string()));
-        }
+        let laps = position.second_visit_mask();
+        let occupied = position.board_mask(Side::Light) | position.board_mask(Side::Dark);
+        let state = (position.shape() == self.variant.board()
+            && laps & !occupied == 0
+            && position.is_consistent(self.pieces))
+        .then(|| self.state_of(position))
+        .flatten()
+        .filter(|&state| self.is_valid(state));
+        state.ok_or_else(|| LookupError::Inconsistent(position.to_string()))
+    }
+
+    /// The state of a position on the index's board, from its side to
+    /// move, or `None` when a piece stands on a square (or a visit) its
+    /// side's path does not have. Homes are not checked.
+    #[inline]
+    pub(crate) fn state_of(&self, position: &Position) -> Option<State> {
         let me = position.side();
-        let mask = |side: Side| -> Option<u32> {
+        let laps = position.second_visit_mask();
+        let steps = |side: Side| -> Option<u32> {
             let mut m = position.board_mask(side);
             let mut out = 0u32;
             while m != 0 {
                 let c = m.trailing_zeros() as usize;
                 m &= m - 1;
-                match self.cell_step.get(side.index()).and_then(|row| row.get(c)) {
+                let table = if laps & (1 << c) != 0 {
+                    &self.second_step
+                } else {
+                    &self.cell_step
+                };
+                match table.get(side.index()).and_then(|row| row.get(c)) {
                     Some(&s) if s != 0 => out |= 1 << s,
                     _ => return None,
                 }
             }
             Some(out)
         };
-        let (Some(mine), Some(theirs)) = (mask(me), mask(me.other())) else {
-            return Err(LookupError::Inconsistent(position.to_string()));
-        };
-        let state = State {
-            mine,
-            theirs,
+        Some(State {
+            mine: steps(me)?,
+            theirs: steps(me.other())?,
             my_home: position.home(me),
             their_home: position.home(me.other()),
-        };
-        if self.is_valid(state) {
-            Ok(state)
-        } else {
-            Err(LookupError::Inconsistent(position.to_string()))
-        }
+        })
     }
 
     /// The position of a state with `side` to move.
@@ -623,6 +737,9 @@ impl Index {
                 m &= m - 1;
                 if let Some(sq) = route.square(who, s) {
                     pos = pos.with_piece(sq, Some(who));
+                    if route.second_step_of(who, sq) == Some(s) {
+                        pos = pos.with_second_visit(sq, true).unwrap_or(pos);
+                    }
                 }
             }
         }
@@ -647,20 +764,23 @@ impl Index {
         self.state(position).map(|state| self.rank_valid(state))
     }
 
-    /// How many private cells each side has.
+    /// How many private cells each side has (0 for a listed index, which
+    /// does not split the cells).
     #[must_use]
     pub const fn private_cells(&self) -> u8 {
         self.private_cells
     }
 
-    /// How many cells the sides share.
+    /// How many cells the sides share (0 for a listed index, which does
+    /// not split the cells).
     #[must_use]
     pub const fn shared_cells(&self) -> u8 {
         self.shared_cells
     }
 }
 
-/// One shared arrangement of a layer and the index run it covers.
+/// One shared arrangement of a layer and the index run it covers (or, in
+/// a listed index, a run of states; see [`Index::blocks`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Block {
     pub(crate) mine: u32,
@@ -671,6 +791,9 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// The states of a block of a listed index (see [`Index::blocks`]).
+    pub(crate) const RUN: u32 = 1 << 12;
+
     pub(crate) fn len(&self) -> u64 {
         u64::from(self.my_subsets) * u64::from(self.their_subsets)
     }
@@ -678,6 +801,8 @@ impl Block {
 
 #[cfg(test)]
 mod tests {
+    use std::str::FromStr;
+
     use super::*;
 
     /// The paths the index numbers, with 1 to 3 pieces.
@@ -707,16 +832,82 @@ mod tests {
         assert_eq!(Index::new(&Variant::BLITZ).unwrap().len(), 41_264_288);
     }
 
-    /// Paths that visit squares twice are refused by name, not numbered
-    /// wrongly.
+    /// Paths that visit squares twice are listed: as many states as
+    /// royal-ur counts (second visits included), every one round trips
+    /// through its index and its position with either side to move, the
+    /// layers follow each other in order, and a rule set past
+    /// [`LISTED_MAX`](crate::LISTED_MAX) is refused with its size.
     #[test]
-    fn revisiting_paths_are_refused() {
+    fn revisiting_paths_are_listed() {
         for path in [Path::Murray, Path::Skiriuk] {
-            let v = Variant::FINKEL.with_path(path).with_pieces(2).unwrap();
-            let err = Index::new(&v).unwrap_err();
-            assert_eq!(err.code(), "rules");
-            assert!(err.to_string().contains(path.as_str()), "{err}");
+            for pieces in 1..=2 {
+                let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+                let ix = Index::new(&v).unwrap();
+                assert!(ix.is_listed());
+                assert_eq!(2 * ix.len(), royal_ur::count_positions(&v), "{v}");
+                let mut seconds = 0;
+                for i in 0..ix.len() {
+                    let st = ix.unrank(i).unwrap();
+                    assert_eq!(ix.rank(st), Some(i), "{v} {st:?}");
+                    assert!(i >= ix.layer_range(st.my_home, st.their_home).start);
+                    assert!(i < ix.layer_range(st.my_home, st.their_home).end);
+                    for side in Side::ALL {
+                        let pos = ix.position(st, side);
+                        // (royal-ur refuses both sides home, which the
+                        // count holds as the dense index does.)
+                        let both_home = st.my_home == pieces && st.their_home == pieces;
+                        assert!(both_home || pos.check(&v).is_ok(), "{v} {pos}");
+                        assert_eq!(ix.state(&pos).unwrap(), st, "{v} {pos}");
+                        seconds += usize::from(pos.second_visit_mask() != 0);
+                    }
+                }
+                assert!(seconds > 100, "{v}: {seconds} positions with second visits");
+                assert_eq!(ix.unrank(ix.len()), None);
+            }
         }
+        let err = Index::new(&Variant::FINKEL.with_path(Path::Skiriuk)).unwrap_err();
+        assert_eq!(err.code(), "too_big");
+        assert!(err.to_string().contains("10475494976"), "{err}");
+    }
+
+    /// A listed index refuses states it does not hold: a square held at
+    /// both of a side's visits, or by both sides, or too many pieces.
+    #[test]
+    fn listed_index_refuses_states_it_does_not_hold() {
+        let v = Variant::FINKEL
+            .with_path(Path::Skiriuk)
+            .with_pieces(2)
+            .unwrap();
+        let ix = Index::new(&v).unwrap();
+        let a2 = royal_ur::Square::from_str("a2").unwrap();
+        let first = v.path().step_of(Side::Light, a2).unwrap();
+        let second = v.path().second_step_of(Side::Light, a2).unwrap();
+        let their = v.path().step_of(Side::Dark, a2).unwrap();
+        let at = |mine: u32, theirs: u32, my_home: u8| State {
+            mine,
+            theirs,
+            my_home,
+            their_home: 0,
+        };
+        assert!(ix.rank(at(1 << first, 0, 0)).is_some());
+        assert!(ix.rank(at(1 << second, 0, 1)).is_some());
+        for st in [
+            at(1 << first | 1 << second, 0, 0),
+            at(1 << first, 1 << their, 0),
+            at(1 << second, 0, 2),
+            at(1 << 1 | 1 << 2 | 1 << 3, 0, 0),
+        ] {
+            assert_eq!(ix.rank(st), None, "{st:?}");
+            assert!(!ix.is_valid(st));
+        }
+        // A second visit marked on an empty square.
+        let start = Position::start(&v, Side::Light);
+        assert!(ix.state(&start).is_ok());
+        let marked = start.with_second_visit(a2, true).unwrap();
+        assert!(matches!(
+            ix.state(&marked),
+            Err(LookupError::Inconsistent(_))
+        ));
     }
 
     #[test]

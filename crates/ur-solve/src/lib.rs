@@ -14,6 +14,7 @@
 mod analysis;
 mod error;
 mod index;
+mod listed;
 mod moves;
 mod solve;
 mod table;
@@ -24,6 +25,7 @@ pub use analysis::{
 };
 pub use error::{AnalysisError, LookupError, SolveError, TableError};
 pub use index::{Index, State};
+pub use listed::LISTED_MAX;
 pub use moves::Successor;
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
 pub use table::{MAGIC, Table, VERSION, ValueType, write_table};

@@ -2,6 +2,8 @@
 //! index's geometry, tested against `royal_ur::Position::legal_into` and
 //! `apply_unchecked` for every state of small rule sets.
 
+use dice_core::{MoveList, Side};
+
 use crate::index::{Index, State};
 
 /// What a move leads to.
@@ -32,6 +34,9 @@ impl Index {
     pub fn for_each_move(&self, state: State, roll: u8, mut f: impl FnMut(Successor)) -> usize {
         if roll == 0 || self.is_over(state) {
             return 0;
+        }
+        if self.is_listed() {
+            return self.for_each_move_by_royal_ur(state, roll, f);
         }
         let theirs_on_mine = self.theirs_in_mine(state.theirs);
         let safe = self.variant().safe_rosettes();
@@ -71,6 +76,37 @@ impl Index {
             }
             if blocked & (1 << to) == 0 {
                 f(self.successor(state, from, to, theirs_on_mine));
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// [`Index::for_each_move`] through `royal-ur`'s own moves, for a
+    /// path that visits squares twice: the state as a position with light
+    /// to move, its legal moves, each applied (the roll decides the visit
+    /// a piece lands on), and the position after it read back as a state
+    /// from the side that moves next.
+    fn for_each_move_by_royal_ur(
+        &self,
+        state: State,
+        roll: u8,
+        mut f: impl FnMut(Successor),
+    ) -> usize {
+        let variant = self.variant();
+        let position = self.position(state, Side::Light);
+        let mut moves = MoveList::new();
+        position.legal_into(variant, roll, &mut moves);
+        let mut n = 0;
+        for &mv in moves.iter() {
+            let Some((next, _)) = position.apply_unchecked(variant, roll, mv) else {
+                continue;
+            };
+            if let Some(next_state) = self.state_of(&next) {
+                f(Successor {
+                    next: next_state,
+                    again: next.side() == Side::Light,
+                });
                 n += 1;
             }
         }
@@ -117,7 +153,6 @@ impl Index {
 
 #[cfg(test)]
 mod tests {
-    use dice_core::{MoveList, Side};
     use royal_ur::{Path, Variant};
 
     use super::*;

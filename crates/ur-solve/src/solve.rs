@@ -254,9 +254,11 @@ impl Solution {
 /// [`SolveError::Options`] for a tolerance that is not in (0, 0.1) or a
 /// zero sweep limit; [`SolveError::TooBig`] for a rule set with more
 /// states than the solver numbers (counted by
-/// [`royal_ur::count_positions`]); [`SolveError::Rules`] for a path that
-/// visits squares twice (murray, skiriuk), which the index does not
-/// number; [`SolveError::NotConverged`] when a layer pair does not settle
+/// [`royal_ur::count_positions`]: more than a successor code holds, 2^30,
+/// or on the murray and skiriuk paths more than
+/// [`LISTED_MAX`](crate::LISTED_MAX)); [`SolveError::Rules`] for a path
+/// the index cannot read (see [`Index::new`]);
+/// [`SolveError::NotConverged`] when a layer pair does not settle
 /// within the sweep limit.
 ///
 /// # Examples
