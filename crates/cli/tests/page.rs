@@ -547,7 +547,8 @@ async fn an_aseb_game_on_its_long_board_and_a_custom_path() {
     assert_eq!(cells.len(), 20, "{cells:?}");
     assert!(cells.contains(&"l2") && !cells.contains(&"g1"), "{cells:?}");
     let rosettes = b
-        .js("return [...document.querySelectorAll('#board .cell')]                .filter(c => c.querySelector('.rosette')).map(c => c.dataset.cell).sort()")
+        .js("return [...document.querySelectorAll('#board .cell')] \
+               .filter(c => c.querySelector('.rosette')).map(c => c.dataset.cell).sort()")
         .await;
     assert_eq!(rosettes, json!(["a1", "a3", "d2", "h2", "l2"]));
     for _ in 0..12 {
@@ -564,6 +565,20 @@ async fn an_aseb_game_on_its_long_board_and_a_custom_path() {
         click_move(&b, true).await;
     }
     assert_eq!(server.state(&id)["rules"], "aseb");
+    fits(&b, "the aseb board at desktop size").await;
+    b.screenshot("aseb-play-desktop").await;
+    // The long board on a phone, seen by a watcher.
+    let phone = driver.browser(PHONE).await;
+    phone.open(&server.addr, &format!("/g/{id}")).await;
+    phone
+        .wait(
+            "the aseb board",
+            "return document.querySelectorAll('#board .cell').length === 20",
+        )
+        .await;
+    fits(&phone, "the aseb board at phone size").await;
+    phone.screenshot("aseb-play-phone").await;
+    phone.close().await;
 
     // A custom rule set on murray's path, chosen field by field.
     let id = start_game(

@@ -63,7 +63,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             _ => rules = arg,
         }
     }
-    let mut variant: Variant = rules.parse()?;
+    let mut variant = Variant::parse_lenient(&rules)?;
     if let Some(p) = pieces {
         variant = variant.with_pieces(p)?;
     }
