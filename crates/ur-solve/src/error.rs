@@ -109,11 +109,15 @@ pub enum TableError {
     #[error("{0} is not a solved-table file (wrong magic bytes)")]
     NotATable(PathBuf),
     /// A format version this build does not read.
-    #[error("table format version {found} is not supported (this build reads {supported})")]
+    #[error(
+        "table format version {found} is not supported (this build reads version {supported} \
+         here); solve the table again"
+    )]
     Version {
         /// The file's version.
         found: u32,
-        /// The version this build reads.
+        /// The version this build reads for the file's rules (or the
+        /// newest it reads, when the file's is above it).
         supported: u32,
     },
     /// The header is damaged: a field that cannot be read.

@@ -25,15 +25,15 @@
 //! mine is.
 //!
 //! The murray and skiriuk paths visit `a2..g2` twice (a piece there is at
-//! one of two steps), which this layout does not fit: their index lists
-//! every state in the same layer order instead and ranks by a binary
-//! search (the `listed` module), and their moves come from `royal-ur`.
+//! one of two steps), which this layout does not fit: their states are
+//! numbered in the same layers, region by region of squares instead (the
+//! `twice` module).
 
 use dice_core::Side;
 use royal_ur::{Path, Position, Variant};
 
 use crate::error::{LookupError, SolveError};
-use crate::listed::Listed;
+use crate::twice::Twice;
 
 /// Square indices of every board: the bits of a position's masks.
 const SQUARE_INDICES: usize = 32;
@@ -118,10 +118,10 @@ pub struct Index {
     /// Square index → the step of each side's second visit there (0 when
     /// the path visits it once or not at all).
     second_step: [[u8; SQUARE_INDICES]; 2],
-    /// On a path that visits squares twice, every state in a sorted list,
-    /// which numbers them instead of the tables above (which are then
-    /// empty).
-    listed: Option<Listed>,
+    /// On a path that visits squares twice, the numbering by regions
+    /// (and the tables of its moves), instead of the tables above (which
+    /// are then empty).
+    pub(crate) twice: Option<Box<Twice>>,
 }
 
 /// Binomial coefficient.
@@ -141,9 +141,8 @@ fn subsets_at_most(subsets_up_to: &[u32; 8], cells: usize) -> u32 {
 
 impl Index {
     /// Builds the index of a rule set (a few milliseconds; the masters and
-    /// aseb paths' arrangement tables take about 130 MB for 7 pieces). On
-    /// a path that visits squares twice (murray, skiriuk) it lists every
-    /// state instead (4 bytes a state, about a second for ten million).
+    /// aseb paths' arrangement tables take about 130 MB for 7 pieces, the
+    /// murray and skiriuk paths' region tables a few MB).
     ///
     /// # Errors
     ///
@@ -151,7 +150,8 @@ impl Index {
     /// sides, or whose shared squares are not one run of steps on both
     /// sides (no path of `royal-ur` is either);
     /// [`SolveError::TooBig`] for a path that visits squares twice with
-    /// more states than [`LISTED_MAX`](crate::LISTED_MAX).
+    /// more states than a successor code holds (2^30: murray with 5 or
+    /// more pieces, skiriuk with 6 or 7).
     pub fn new(variant: &Variant) -> Result<Index, SolveError> {
         let route = variant.path();
         let refuse = |reason: &str| SolveError::Rules {
@@ -188,7 +188,7 @@ impl Index {
             0
         };
         if route.revisits() {
-            let listed = Listed::new(variant)?;
+            let twice = Twice::new(variant)?;
             return Ok(Index {
                 variant: *variant,
                 pieces,
@@ -206,11 +206,11 @@ impl Index {
                 private_rank: Vec::new(),
                 private_subset: Vec::new(),
                 subsets_up_to: [0; 8],
-                layer_start: listed.layer_start().to_vec(),
+                layer_start: twice.layer_start().to_vec(),
                 arrangement_start: Vec::new(),
                 cell_step,
                 second_step,
-                listed: Some(listed),
+                twice: Some(Box::new(twice)),
             });
         }
         let mut shared_mask = 0u32;
@@ -342,15 +342,8 @@ impl Index {
             arrangement_start,
             cell_step,
             second_step,
-            listed: None,
+            twice: None,
         })
-    }
-
-    /// Whether the states are listed (a path that visits squares twice)
-    /// rather than numbered by their arrangement.
-    #[must_use]
-    pub const fn is_listed(&self) -> bool {
-        self.listed.is_some()
     }
 
     /// The rule set.
@@ -442,22 +435,18 @@ impl Index {
     /// (see [`Index::is_valid`]).
     #[must_use]
     pub fn rank(&self, state: State) -> Option<u64> {
-        match &self.listed {
-            Some(listed) => self.homes_fit(state).then(|| listed.rank(state)).flatten(),
+        match &self.twice {
+            Some(twice) => twice.holds(state).then(|| twice.rank(state)).flatten(),
             None => self.is_valid(state).then(|| self.rank_valid(state)),
         }
-    }
-
-    /// Whether both home counts are at most the pieces a side has.
-    const fn homes_fit(&self, state: State) -> bool {
-        state.my_home <= self.pieces && state.their_home <= self.pieces
     }
 
     /// The index of a state that is valid: pieces on steps 1..=len only, no
     /// shared cell held twice, and at most `pieces` a side on the board and
     /// home together. Anything else may index out of the tables and panic;
-    /// [`Index::rank`] checks first. (A listed index searches its list and
-    /// answers [`Index::len`] for a state it does not hold.)
+    /// [`Index::rank`] checks first. (On a path that visits squares twice
+    /// it answers [`Index::len`] for a state it does not hold whose
+    /// tables run out.)
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in
@@ -478,12 +467,8 @@ impl Index {
         reason = "hot path; every index is in bounds for a valid state (proof above)"
     )]
     pub(crate) fn rank_valid(&self, state: State) -> u64 {
-        if let Some(listed) = &self.listed {
-            return self
-                .homes_fit(state)
-                .then(|| listed.rank(state))
-                .flatten()
-                .unwrap_or(self.len());
+        if let Some(twice) = &self.twice {
+            return twice.rank(state).unwrap_or(self.len());
         }
         let layer = self.layer(state.my_home, state.their_home);
         let my_shared = self.compress_shared(state.mine);
@@ -501,8 +486,8 @@ impl Index {
     /// Whether a state is one the index holds.
     #[must_use]
     pub fn is_valid(&self, state: State) -> bool {
-        if self.listed.is_some() {
-            return self.rank(state).is_some();
+        if let Some(twice) = &self.twice {
+            return twice.holds(state);
         }
         let board = ((1u32 << (self.route_len + 1)) - 1) & !1;
         let p = u32::from(self.pieces);
@@ -531,8 +516,8 @@ impl Index {
         reason = "solver hot path; bounds proved in the doc comment"
     )]
     pub fn unrank(&self, index: u64) -> Option<State> {
-        if let Some(listed) = &self.listed {
-            return listed.unrank(index);
+        if let Some(twice) = &self.twice {
+            return twice.unrank(index);
         }
         if index >= self.len() {
             return None;
@@ -582,11 +567,11 @@ impl Index {
     /// shared cells that fits, its masks, how many private subsets each
     /// side may take, and its first index.
     ///
-    /// A listed index has no arrangements: its blocks are runs of
+    /// On a path that visits squares twice the blocks are runs of
     /// [`Block::RUN`] states (the last one shorter), each with one subset
     /// of mine and the run's length of theirs, and no masks.
     pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
-        if self.listed.is_some() {
+        if self.twice.is_some() {
             let range = self.layer_range(my_home, their_home);
             return (range.start..range.end)
                 .step_by(Block::RUN as usize)
@@ -633,10 +618,10 @@ impl Index {
         (my_home, their_home): (u8, u8),
         mut f: impl FnMut(u64, State),
     ) {
-        if let Some(listed) = &self.listed {
+        if let Some(twice) = &self.twice {
             for block in blocks.iter().rev() {
                 for index in (block.first..block.first + block.len()).rev() {
-                    if let Some(state) = listed.unrank(index) {
+                    if let Some(state) = twice.unrank(index) {
                         f(index, state);
                     }
                 }
@@ -764,23 +749,23 @@ impl Index {
         self.state(position).map(|state| self.rank_valid(state))
     }
 
-    /// How many private cells each side has (0 for a listed index, which
-    /// does not split the cells).
+    /// How many private cells each side has (0 on a path that visits
+    /// squares twice, whose index does not split the cells).
     #[must_use]
     pub const fn private_cells(&self) -> u8 {
         self.private_cells
     }
 
-    /// How many cells the sides share (0 for a listed index, which does
-    /// not split the cells).
+    /// How many cells the sides share (0 on a path that visits squares
+    /// twice, whose index does not split the cells).
     #[must_use]
     pub const fn shared_cells(&self) -> u8 {
         self.shared_cells
     }
 }
 
-/// One shared arrangement of a layer and the index run it covers (or, in
-/// a listed index, a run of states; see [`Index::blocks`]).
+/// One shared arrangement of a layer and the index run it covers (or, on a
+/// path that visits squares twice, a run of states; see [`Index::blocks`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Block {
     pub(crate) mine: u32,
@@ -791,7 +776,8 @@ pub(crate) struct Block {
 }
 
 impl Block {
-    /// The states of a block of a listed index (see [`Index::blocks`]).
+    /// The states of a block on a path that visits squares twice (see
+    /// [`Index::blocks`]).
     pub(crate) const RUN: u32 = 1 << 12;
 
     pub(crate) fn len(&self) -> u64 {
@@ -832,48 +818,127 @@ mod tests {
         assert_eq!(Index::new(&Variant::BLITZ).unwrap().len(), 41_264_288);
     }
 
-    /// Paths that visit squares twice are listed: as many states as
-    /// royal-ur counts (second visits included), every one round trips
-    /// through its index and its position with either side to move, the
-    /// layers follow each other in order, and a rule set past
-    /// [`LISTED_MAX`](crate::LISTED_MAX) is refused with its size.
+    /// Every placement of at most `pieces` pieces a side on a path's
+    /// board, as (my steps, their steps), built square by square: each
+    /// square empty or holding a piece of mine or theirs at one of the
+    /// steps its side's path has there (two on a square visited twice).
+    fn placements(path: Path, pieces: u8) -> Vec<(u32, u32)> {
+        let steps = |side: Side| -> Vec<Vec<u8>> {
+            path.board()
+                .squares()
+                .iter()
+                .map(|&sq| {
+                    [path.step_of(side, sq), path.second_step_of(side, sq)]
+                        .into_iter()
+                        .flatten()
+                        .collect()
+                })
+                .collect()
+        };
+        let (mine, theirs) = (steps(Side::Light), steps(Side::Dark));
+        let mut out = vec![(0u32, 0u32)];
+        for (my_steps, their_steps) in mine.iter().zip(&theirs) {
+            for k in 0..out.len() {
+                let (m, t) = out[k];
+                if m.count_ones() < u32::from(pieces) {
+                    out.extend(my_steps.iter().map(|&s| (m | 1 << s, t)));
+                }
+                if t.count_ones() < u32::from(pieces) {
+                    out.extend(their_steps.iter().map(|&s| (m, t | 1 << s)));
+                }
+            }
+        }
+        out
+    }
+
+    /// On the paths that visit squares twice the count is royal-ur's
+    /// (second visits included) for every piece count the solver numbers,
+    /// and larger rule sets are refused with their size.
     #[test]
-    fn revisiting_paths_are_listed() {
-        for path in [Path::Murray, Path::Skiriuk] {
-            for pieces in 1..=2 {
+    fn revisiting_paths_count_what_royal_ur_counts() {
+        for (path, most) in [(Path::Murray, 4), (Path::Skiriuk, 5)] {
+            for pieces in 1..=most {
                 let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
                 let ix = Index::new(&v).unwrap();
-                assert!(ix.is_listed());
                 assert_eq!(2 * ix.len(), royal_ur::count_positions(&v), "{v}");
+            }
+        }
+        assert_eq!(
+            Index::new(
+                &Variant::FINKEL
+                    .with_path(Path::Skiriuk)
+                    .with_pieces(5)
+                    .unwrap()
+            )
+            .unwrap()
+            .len(),
+            522_642_136
+        );
+        for (path, pieces, states) in [
+            (Path::Murray, 5, "2868316800"),
+            (Path::Skiriuk, 6, "2917843856"),
+            (Path::Skiriuk, 7, "10475494976"),
+        ] {
+            let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+            let err = Index::new(&v).unwrap_err();
+            assert_eq!(err.code(), "too_big");
+            assert!(err.to_string().contains(states), "{err}");
+        }
+    }
+
+    /// On the paths that visit squares twice, the numbering is a bijection
+    /// onto `0..len` of exactly the placements built square by square, in
+    /// layers; every state round trips through its position with either
+    /// side to move (second visits included).
+    #[test]
+    fn revisiting_paths_number_every_placement_once() {
+        for path in [Path::Murray, Path::Skiriuk] {
+            for pieces in 1..=3 {
+                let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+                let ix = Index::new(&v).unwrap();
+                let mut seen = vec![false; ix.len() as usize];
                 let mut seconds = 0;
-                for i in 0..ix.len() {
-                    let st = ix.unrank(i).unwrap();
-                    assert_eq!(ix.rank(st), Some(i), "{v} {st:?}");
-                    assert!(i >= ix.layer_range(st.my_home, st.their_home).start);
-                    assert!(i < ix.layer_range(st.my_home, st.their_home).end);
-                    for side in Side::ALL {
-                        let pos = ix.position(st, side);
-                        // (royal-ur refuses both sides home, which the
-                        // count holds as the dense index does.)
-                        let both_home = st.my_home == pieces && st.their_home == pieces;
-                        assert!(both_home || pos.check(&v).is_ok(), "{v} {pos}");
-                        assert_eq!(ix.state(&pos).unwrap(), st, "{v} {pos}");
-                        seconds += usize::from(pos.second_visit_mask() != 0);
+                for (mine, theirs) in placements(path, pieces) {
+                    let on = |steps: u32| steps.count_ones() as u8;
+                    for my_home in 0..=pieces - on(mine) {
+                        for their_home in 0..=pieces - on(theirs) {
+                            let st = State {
+                                mine,
+                                theirs,
+                                my_home,
+                                their_home,
+                            };
+                            let i = ix.rank(st).unwrap_or_else(|| panic!("{v} {st:?}"));
+                            assert!(ix.layer_range(my_home, their_home).contains(&i));
+                            assert!(!std::mem::replace(&mut seen[i as usize], true), "{v} {i}");
+                            assert_eq!(ix.unrank(i), Some(st), "{v} {i}");
+                            if pieces < 3 || i.is_multiple_of(17) {
+                                for side in Side::ALL {
+                                    let pos = ix.position(st, side);
+                                    // (royal-ur refuses both sides home,
+                                    // which the count holds as the dense
+                                    // index does.)
+                                    let both_home = my_home == pieces && their_home == pieces;
+                                    assert!(both_home || pos.check(&v).is_ok(), "{v} {pos}");
+                                    assert_eq!(ix.state(&pos).unwrap(), st, "{v} {pos}");
+                                    seconds += usize::from(pos.second_visit_mask() != 0);
+                                }
+                            }
+                        }
                     }
                 }
+                assert!(seen.iter().all(|&s| s), "{v}: a number no placement has");
                 assert!(seconds > 100, "{v}: {seconds} positions with second visits");
                 assert_eq!(ix.unrank(ix.len()), None);
             }
         }
-        let err = Index::new(&Variant::FINKEL.with_path(Path::Skiriuk)).unwrap_err();
-        assert_eq!(err.code(), "too_big");
-        assert!(err.to_string().contains("10475494976"), "{err}");
     }
 
-    /// A listed index refuses states it does not hold: a square held at
-    /// both of a side's visits, or by both sides, or too many pieces.
+    /// On a path that visits squares twice the index refuses states it
+    /// does not hold: a square held at both of a side's visits, or by both
+    /// sides, or too many pieces.
     #[test]
-    fn listed_index_refuses_states_it_does_not_hold() {
+    fn revisiting_index_refuses_states_it_does_not_hold() {
         let v = Variant::FINKEL
             .with_path(Path::Skiriuk)
             .with_pieces(2)
@@ -1012,6 +1077,14 @@ mod tests {
         for v in [
             Variant::FINKEL.with_pieces(3).unwrap(),
             Variant::MASTERS.with_pieces(2).unwrap(),
+            Variant::FINKEL
+                .with_path(Path::Skiriuk)
+                .with_pieces(3)
+                .unwrap(),
+            Variant::FINKEL
+                .with_path(Path::Murray)
+                .with_pieces(2)
+                .unwrap(),
         ] {
             let ix = Index::new(&v).unwrap();
             let mut x = 0x9e37_79b9_7f4a_7c15u64;

@@ -14,10 +14,10 @@
 mod analysis;
 mod error;
 mod index;
-mod listed;
 mod moves;
 mod solve;
 mod table;
+mod twice;
 
 pub use analysis::{
     GameAnalysis, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
@@ -25,7 +25,6 @@ pub use analysis::{
 };
 pub use error::{AnalysisError, LookupError, SolveError, TableError};
 pub use index::{Index, State};
-pub use listed::LISTED_MAX;
 pub use moves::Successor;
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
-pub use table::{MAGIC, Table, VERSION, ValueType, write_table};
+pub use table::{MAGIC, Table, VERSION, ValueType, format_version, write_table};

@@ -2,8 +2,6 @@
 //! index's geometry, tested against `royal_ur::Position::legal_into` and
 //! `apply_unchecked` for every state of small rule sets.
 
-use dice_core::{MoveList, Side};
-
 use crate::index::{Index, State};
 
 /// What a move leads to.
@@ -31,16 +29,60 @@ impl Index {
     /// returns how many there were. A roll of 0 and a finished game allow
     /// none.
     #[inline(always)]
-    pub fn for_each_move(&self, state: State, roll: u8, mut f: impl FnMut(Successor)) -> usize {
+    pub fn for_each_move(&self, state: State, roll: u8, f: impl FnMut(Successor)) -> usize {
         if roll == 0 || self.is_over(state) {
             return 0;
         }
-        if self.is_listed() {
-            return self.for_each_move_by_royal_ur(state, roll, f);
+        match &self.twice {
+            None => self.moves_on(
+                state,
+                roll,
+                (state.mine, self.theirs_in_mine(state.theirs)),
+                |to| self.their_step_bit(to),
+                f,
+            ),
+            Some(twice) => self.moves_on(
+                state,
+                roll,
+                (
+                    twice.own_on_mine(state.mine),
+                    twice.theirs_on_mine(state.theirs),
+                ),
+                |to| twice.their_steps_at(to),
+                f,
+            ),
         }
-        let theirs_on_mine = self.theirs_in_mine(state.theirs);
+    }
+
+    /// Their step on the square of my shared step `to`, as a bit (the
+    /// dense layout's capture).
+    #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "hot path; `to` is a step of the path, at most 16, inside the 32 entries \
+                  of `mine_to_theirs`"
+    )]
+    fn their_step_bit(&self, to: u8) -> u32 {
+        1 << self.mine_to_theirs[usize::from(to)]
+    }
+
+    /// [`Index::for_each_move`] once the squares are read: `own` and
+    /// `theirs_on_mine` are my steps on squares my pieces and their pieces
+    /// stand on (on a path that visits squares twice, a square held at
+    /// either visit blocks or is captured at both of my steps there), and
+    /// `their_steps_at(to)` is their steps on the square of my step `to`,
+    /// the ones a capture there clears.
+    #[inline(always)]
+    fn moves_on(
+        &self,
+        state: State,
+        roll: u8,
+        (own, theirs_on_mine): (u32, u32),
+        their_steps_at: impl Fn(u8) -> u32,
+        mut f: impl FnMut(Successor),
+    ) -> usize {
         let safe = self.variant().safe_rosettes();
-        let blocked = state.mine
+        let blocked = own
             | if safe {
                 theirs_on_mine & self.rosette_mask
             } else {
@@ -50,7 +92,7 @@ impl Index {
         let on_board = state.mine.count_ones() as u8;
         let mut n = 0;
         if state.my_home + on_board < self.pieces() && blocked & (1 << roll) == 0 {
-            f(self.successor(state, 0, roll, theirs_on_mine));
+            f(self.successor(state, 0, roll, theirs_on_mine, &their_steps_at));
             n += 1;
         }
         let mut pieces = state.mine;
@@ -75,38 +117,7 @@ impl Index {
                 break;
             }
             if blocked & (1 << to) == 0 {
-                f(self.successor(state, from, to, theirs_on_mine));
-                n += 1;
-            }
-        }
-        n
-    }
-
-    /// [`Index::for_each_move`] through `royal-ur`'s own moves, for a
-    /// path that visits squares twice: the state as a position with light
-    /// to move, its legal moves, each applied (the roll decides the visit
-    /// a piece lands on), and the position after it read back as a state
-    /// from the side that moves next.
-    fn for_each_move_by_royal_ur(
-        &self,
-        state: State,
-        roll: u8,
-        mut f: impl FnMut(Successor),
-    ) -> usize {
-        let variant = self.variant();
-        let position = self.position(state, Side::Light);
-        let mut moves = MoveList::new();
-        position.legal_into(variant, roll, &mut moves);
-        let mut n = 0;
-        for &mv in moves.iter() {
-            let Some((next, _)) = position.apply_unchecked(variant, roll, mv) else {
-                continue;
-            };
-            if let Some(next_state) = self.state_of(&next) {
-                f(Successor {
-                    next: next_state,
-                    again: next.side() == Side::Light,
-                });
+                f(self.successor(state, from, to, theirs_on_mine, &their_steps_at));
                 n += 1;
             }
         }
@@ -114,19 +125,22 @@ impl Index {
     }
 
     /// A move from step `from` (0 for the hand) to step `to` on the board;
-    /// `theirs_on_mine` is their pieces as steps of my route.
+    /// `theirs_on_mine` is my steps on squares their pieces hold, and
+    /// `their_steps_at(to)` their steps a capture at `to` clears.
     #[inline(always)]
-    #[allow(
-        clippy::indexing_slicing,
-        reason = "hot path; `to` is a step of the path, at most 16, inside the 32 entries \
-                  of `mine_to_theirs`"
-    )]
-    fn successor(&self, state: State, from: u8, to: u8, theirs_on_mine: u32) -> Successor {
+    fn successor(
+        &self,
+        state: State,
+        from: u8,
+        to: u8,
+        theirs_on_mine: u32,
+        their_steps_at: &impl Fn(u8) -> u32,
+    ) -> Successor {
         let mine = (state.mine & !(1u32 << from)) | (1 << to);
         let mut theirs = state.theirs;
         let captures = theirs_on_mine & (1 << to) != 0;
         if captures {
-            theirs &= !(1u32 << self.mine_to_theirs[usize::from(to)]);
+            theirs &= !their_steps_at(to);
         }
         if self.again_on & (1 << to) != 0 || (captures && self.capture_again) {
             Successor {
@@ -153,16 +167,23 @@ impl Index {
 
 #[cfg(test)]
 mod tests {
+    use dice_core::{MoveList, Side};
     use royal_ur::{Path, Variant};
 
     use super::*;
 
-    /// Rule sets over every path the index numbers: safe rosettes or not,
+    /// Rule sets over every path: safe rosettes or not,
     /// and dice, zero rolls and the two throw-again switches in the
     /// combinations of the presets and a few more.
     fn rule_sets(pieces: u8) -> Vec<Variant> {
         let mut out = Vec::new();
-        for path in [Path::Bell, Path::Masters, Path::Aseb] {
+        for path in [
+            Path::Bell,
+            Path::Masters,
+            Path::Aseb,
+            Path::Murray,
+            Path::Skiriuk,
+        ] {
             for safe in [false, true] {
                 for (dice, zero, rosette_again, capture_again) in [
                     (4, 0, true, false),
@@ -188,7 +209,8 @@ mod tests {
     }
 
     /// For every state of the 1- and 2-piece rule sets (and every 23rd state
-    /// of the 3-piece ones), both sides to move and every roll, the moves
+    /// of the 3-piece ones, every 1009th on the paths that visit squares
+    /// twice, which have millions), both sides to move and every roll, the moves
     /// here lead to the positions royal-ur's moves lead to (side to move
     /// included, so the same throws again), in the same order.
     #[test]
@@ -199,7 +221,11 @@ mod tests {
             for v in rule_sets(pieces) {
                 let ix = Index::new(&v).unwrap();
                 let mut list = MoveList::new();
-                let stride = if pieces == 3 { 23 } else { 1 };
+                let stride = match pieces {
+                    1 | 2 => 1,
+                    _ if v.path().revisits() => 1009,
+                    _ => 23,
+                };
                 for i in (0..ix.len()).step_by(stride) {
                     let st = ix.unrank(i).unwrap();
                     for side in Side::ALL {

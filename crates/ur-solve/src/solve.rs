@@ -41,7 +41,8 @@ use royal_ur::{Position, Variant};
 use self::plan::{Plan, start_values};
 use self::records::PairRecords;
 use self::sweep::Solver;
-use self::transitions::{Transitions, check_size};
+use self::transitions::Transitions;
+pub(crate) use self::transitions::check_size;
 use self::values::Values;
 use crate::error::{LookupError, SolveError};
 use crate::index::{Index, State};
@@ -255,8 +256,8 @@ impl Solution {
 /// zero sweep limit; [`SolveError::TooBig`] for a rule set with more
 /// states than the solver numbers (counted by
 /// [`royal_ur::count_positions`]: more than a successor code holds, 2^30,
-/// or on the murray and skiriuk paths more than
-/// [`LISTED_MAX`](crate::LISTED_MAX)); [`SolveError::Rules`] for a path
+/// which murray with 5 or more pieces and skiriuk with 6 or 7 pass);
+/// [`SolveError::Rules`] for a path
 /// the index cannot read (see [`Index::new`]);
 /// [`SolveError::NotConverged`] when a layer pair does not settle
 /// within the sweep limit.

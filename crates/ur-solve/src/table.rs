@@ -5,7 +5,7 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `URSOLVE` and 0x1a |
-//! | 8 | 4 | format version, 1 |
+//! | 8 | 4 | format version: 1, or 2 on the murray and skiriuk paths ([`format_version`]) |
 //! | 12 | 4 | bytes per value: 4 (f32) or 8 (f64) |
 //! | 16 | 8 | count of values (states with one side to move) |
 //! | 24 | 8 | checksum of the header (this field as zero) and the values |
@@ -29,8 +29,27 @@ use crate::solve::{Solution, WinChances};
 
 /// The first eight bytes of a table file.
 pub const MAGIC: [u8; 8] = *b"URSOLVE\x1a";
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The newest format version this build writes and reads (see
+/// [`format_version`]).
+pub const VERSION: u32 = 2;
+
+/// The format version of a rule set's table: 1 on the bell, masters and
+/// aseb paths, whose tables are as the first ones were; 2 on the murray
+/// and skiriuk paths, whose states are numbered by regions of squares
+/// since version 2 (version 1 listed them in another order). A table is
+/// read only at its rule set's version, so an older table on those paths
+/// is refused, never misread.
+///
+/// ```
+/// use royal_ur::{Path, Variant};
+///
+/// assert_eq!(ur_solve::format_version(&Variant::FINKEL), 1);
+/// assert_eq!(ur_solve::format_version(&Variant::FINKEL.with_path(Path::Murray)), 2);
+/// ```
+#[must_use]
+pub const fn format_version(variant: &Variant) -> u32 {
+    if variant.path().revisits() { 2 } else { 1 }
+}
 const FIXED: usize = 36;
 const RULES_MAX: usize = 256;
 
@@ -102,7 +121,7 @@ fn header(variant: &Variant, value_type: ValueType, count: u64, checksum: u64) -
     let rules = variant.spelled_out();
     let mut h = Vec::with_capacity(FIXED + rules.len() + 8);
     h.extend_from_slice(&MAGIC);
-    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.extend_from_slice(&format_version(variant).to_le_bytes());
     h.extend_from_slice(&(value_type.size() as u32).to_le_bytes());
     h.extend_from_slice(&count.to_le_bytes());
     h.extend_from_slice(&checksum.to_le_bytes());
@@ -227,7 +246,7 @@ impl Table {
         }
         let truncated_header = || TableError::Header("the header is cut short".to_owned());
         let version = read_u32(bytes, 8).ok_or_else(truncated_header)?;
-        if version != VERSION {
+        if version == 0 || version > VERSION {
             return Err(TableError::Version {
                 found: version,
                 supported: VERSION,
@@ -259,6 +278,12 @@ impl Table {
         let variant: Variant = rules
             .parse()
             .map_err(|e| TableError::Header(format!("the rules text {rules:?}: {e}")))?;
+        if version != format_version(&variant) {
+            return Err(TableError::Version {
+                found: version,
+                supported: format_version(&variant),
+            });
+        }
         let index = Index::new(&variant)
             .map_err(|e| TableError::Header(format!("the rules text {rules:?}: {e}")))?;
         if count != index.len() {

@@ -200,14 +200,14 @@ fn revisiting_paths_with_one_and_two_pieces_match_the_brute_force() {
     }
 }
 
-/// A rule set past what the solver lists or numbers is refused with its
-/// size: murray with seven pieces, and skiriuk with four (past the listed
-/// limit though a code could number it).
+/// A rule set past what a successor code numbers (2^30 states) is refused
+/// with its size: murray with five and seven pieces, skiriuk with six.
 #[test]
 fn huge_rule_sets_are_refused_with_their_size() {
     for (path, pieces, states) in [
         (Path::Murray, 7, "107967669800"),
-        (Path::Skiriuk, 4, "54179242"),
+        (Path::Murray, 5, "2868316800"),
+        (Path::Skiriuk, 6, "2917843856"),
     ] {
         let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
         let err = solve(&v, &SolveOptions::default(), |_| {}).unwrap_err();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use royal_ur::Variant;
+use royal_ur::{Path, Variant};
 use ur_solve::{
     Index, Solution, SolveOptions, Table, TableError, ValueType, WinChances, solve, write_table,
 };
@@ -87,6 +87,32 @@ fn header_damage_is_named() {
         b[at + 14] = b'0';
     });
     assert_eq!(err.code(), "checksum", "{err}");
+}
+
+/// Each rule set's table is read at its own format version only: a table
+/// of the murray or skiriuk path at version 1 (whose states were numbered
+/// in another order) is refused, and so is a finkel table claiming
+/// version 2.
+#[test]
+fn a_table_is_read_at_its_rule_set_s_version_only() {
+    let skiriuk = Variant::FINKEL
+        .with_path(Path::Skiriuk)
+        .with_pieces(1)
+        .unwrap();
+    let sol = solve(&skiriuk, &SolveOptions::default(), |_| {}).unwrap();
+    let path = temp("skiriuk-version");
+    write_table(&sol, ValueType::F64, &path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+    assert!(Table::open(&path).is_ok());
+    bytes[8] = 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let err = Table::open(&path).unwrap_err();
+    assert_eq!(err.code(), "version", "{err}");
+    assert!(err.to_string().contains("version 1"), "{err}");
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(damaged("finkel-at-two", |b| b[8] = 2).code(), "version");
+    assert_eq!(damaged("version-zero", |b| b[8] = 0).code(), "version");
 }
 
 #[test]

@@ -176,7 +176,7 @@ impl<'a> Transitions<'a> {
 /// # Errors
 ///
 /// [`SolveError::TooBig`].
-pub(super) fn check_size(variant: &Variant, states: u64) -> Result<(), SolveError> {
+pub(crate) fn check_size(variant: &Variant, states: u64) -> Result<(), SolveError> {
     if states <= Code::INDICES {
         return Ok(());
     }
