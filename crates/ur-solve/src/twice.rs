@@ -131,6 +131,101 @@ impl Region {
     }
 }
 
+impl Region {
+    /// The region of a run of squares, its starts not yet filled.
+    fn new(run: &[(Square, Contents)]) -> Region {
+        let radix = run.iter().map(|(_, c)| c.radix() as usize).product();
+        let decode = (0..radix)
+            .map(|mut arrangement| {
+                let (mut mine, mut theirs) = (0u32, 0u32);
+                for &(_, contents) in run {
+                    let r = contents.radix() as usize;
+                    let digit = (arrangement % r) as u32;
+                    arrangement /= r;
+                    match contents.digits().find(|d| d.0 == digit) {
+                        Some((_, Side::Light, step)) => mine |= 1 << step,
+                        Some((_, Side::Dark, step)) => theirs |= 1 << step,
+                        None => {}
+                    }
+                }
+                (mine, theirs)
+            })
+            .collect();
+        let (my_steps, their_steps) = run.iter().flat_map(|(_, c)| c.digits()).fold(
+            (0u32, 0u32),
+            |(m, t), (_, side, step)| match side {
+                Side::Light => (m | 1 << step, t),
+                Side::Dark => (m, t | 1 << step),
+            },
+        );
+        Region {
+            radix,
+            my_steps,
+            their_steps,
+            starts: Vec::new(),
+            decode,
+        }
+    }
+}
+
+/// The squares either side's path visits, in the order of my path (then of
+/// theirs for the squares only they visit), cut into runs whose
+/// arrangements number at most [`RADIX_MAX`].
+fn regions_of(path: Path) -> Vec<Vec<(Square, Contents)>> {
+    let mut squares: Vec<(Square, Contents)> = path
+        .board()
+        .squares()
+        .iter()
+        .map(|&sq| (sq, Contents::of(path, sq)))
+        .filter(|(_, c)| c.radix() > 1)
+        .collect();
+    squares.sort_by_key(|(_, c)| (c.mine[0].unwrap_or(u8::MAX), c.theirs[0]));
+    let mut runs: Vec<Vec<(Square, Contents)>> = Vec::new();
+    let mut radix = 1;
+    for (sq, contents) in squares {
+        if runs.is_empty() || radix * contents.radix() > RADIX_MAX {
+            runs.push(Vec::new());
+            radix = 1;
+        }
+        if let Some(run) = runs.last_mut() {
+            run.push((sq, contents));
+        }
+        radix *= contents.radix();
+    }
+    runs
+}
+
+/// Fills every region's starts, from the last region back, and returns
+/// the ways to fill all the regions with at most `m` of my pieces and `t`
+/// of theirs, at `m * (pieces + 1) + t`. The counts are below 2^30 (the
+/// caller checked the rule set's size), so the starts fit 32 bits.
+fn fill_starts(regions: &mut [Region], pieces: u8) -> Vec<u64> {
+    let p1 = usize::from(pieces) + 1;
+    // The ways to fill the regions after the current one: 1 after the last.
+    let mut ways = vec![1u64; p1 * p1];
+    for region in regions.iter_mut().rev() {
+        let mut next = vec![0u64; p1 * p1];
+        let mut starts = Vec::with_capacity(p1 * p1 * (region.radix + 1));
+        for (row, total) in next.iter_mut().enumerate() {
+            let (mine_left, theirs_left) = (row / p1, row % p1);
+            let mut run = 0u64;
+            for &(mine, theirs) in &region.decode {
+                starts.push(run as u32);
+                let rest = (mine_left.checked_sub(mine.count_ones() as usize))
+                    .zip(theirs_left.checked_sub(theirs.count_ones() as usize));
+                if let Some((m, t)) = rest {
+                    run += ways.get(m * p1 + t).copied().unwrap_or(0);
+                }
+            }
+            starts.push(run as u32);
+            *total = run;
+        }
+        region.starts = starts;
+        ways = next;
+    }
+    ways
+}
+
 /// What a square can hold: my steps there and their steps there (one or
 /// two each, or none when the side's path does not visit it).
 #[derive(Clone, Copy, Debug)]
@@ -221,30 +316,7 @@ impl Twice {
         check_size(variant, royal_ur::count_positions(variant) / 2)?;
         let path = variant.path();
         let pieces = variant.pieces();
-        // The squares either side's path visits, in the order of my path
-        // (then of theirs for the squares only they visit).
-        let mut squares: Vec<(Square, Contents)> = path
-            .board()
-            .squares()
-            .iter()
-            .map(|&sq| (sq, Contents::of(path, sq)))
-            .filter(|(_, c)| c.radix() > 1)
-            .collect();
-        squares.sort_by_key(|(_, c)| (c.mine[0].unwrap_or(u8::MAX), c.theirs[0]));
-        // Regions: runs of squares while their arrangements stay within
-        // RADIX_MAX.
-        let mut runs: Vec<Vec<(Square, Contents)>> = Vec::new();
-        let mut radix = 1;
-        for &(sq, contents) in &squares {
-            if runs.is_empty() || radix * contents.radix() > RADIX_MAX {
-                runs.push(Vec::new());
-                radix = 1;
-            }
-            if let Some(run) = runs.last_mut() {
-                run.push((sq, contents));
-            }
-            radix *= contents.radix();
-        }
+        let runs = regions_of(path);
         if runs.len() > REGIONS_MAX {
             return Err(SolveError::Rules {
                 rules: variant.to_string(),
@@ -255,12 +327,12 @@ impl Twice {
                 ),
             });
         }
+        // Each step's part of its region's arrangement (a digit times the
+        // square's weight, in the region's sixteen bits) and its square.
         let mut code = [[0u64; STEP_BITS]; 2];
         let mut cell_of_step = [[0u32; STEP_BITS]; 2];
-        let mut regions = Vec::with_capacity(runs.len());
         for (j, run) in runs.iter().enumerate() {
             let mut weight = 1u32;
-            let (mut my_steps, mut their_steps) = (0u32, 0u32);
             for &(sq, contents) in run {
                 for (digit, side, step) in contents.digits() {
                     let s = usize::from(step);
@@ -272,73 +344,21 @@ impl Twice {
                         *c = u64::from(weight * digit) << (FIELD_BITS * j as u32);
                         *cell = 1 << sq.cell();
                     }
-                    match side {
-                        Side::Light => my_steps |= 1 << step,
-                        Side::Dark => their_steps |= 1 << step,
-                    }
                 }
                 weight *= contents.radix();
             }
-            let radix = weight as usize;
-            let decode = (0..radix)
-                .map(|mut arrangement| {
-                    let (mut mine, mut theirs) = (0u32, 0u32);
-                    for &(_, contents) in run {
-                        let r = contents.radix() as usize;
-                        let digit = (arrangement % r) as u32;
-                        arrangement /= r;
-                        if let Some((_, side, step)) = contents.digits().find(|d| d.0 == digit) {
-                            match side {
-                                Side::Light => mine |= 1 << step,
-                                Side::Dark => theirs |= 1 << step,
-                            }
-                        }
-                    }
-                    (mine, theirs)
-                })
-                .collect();
-            regions.push(Region {
-                radix,
-                my_steps,
-                their_steps,
-                starts: Vec::new(),
-                decode,
-            });
         }
-        // The starts, from the last region back: `ways[(m, t)]` is how
-        // many ways the regions after the current one take at most m of
-        // my pieces and t of theirs (1 after the last region).
+        let mut regions: Vec<Region> = runs.iter().map(|run| Region::new(run)).collect();
+        let ways = fill_starts(&mut regions, pieces);
+        // Layer (a, b) holds the ways to place at most p − a and p − b.
         let p1 = usize::from(pieces) + 1;
-        let mut ways = vec![1u64; p1 * p1];
-        for region in regions.iter_mut().rev() {
-            let mut next = vec![0u64; p1 * p1];
-            let mut starts = Vec::with_capacity(p1 * p1 * (region.radix + 1));
-            for (row, total) in next.iter_mut().enumerate() {
-                let (mine_left, theirs_left) = (row / p1, row % p1);
-                let mut run = 0u64;
-                for &(mine, theirs) in &region.decode {
-                    starts.push(run as u32);
-                    let rest = (mine_left.checked_sub(mine.count_ones() as usize))
-                        .zip(theirs_left.checked_sub(theirs.count_ones() as usize));
-                    if let Some((m, t)) = rest {
-                        run += ways.get(m * p1 + t).copied().unwrap_or(0);
-                    }
-                }
-                starts.push(run as u32);
-                *total = run;
-            }
-            region.starts = starts;
-            ways = next;
-        }
         let mut layer_start = Vec::with_capacity(p1 * p1 + 1);
         let mut total = 0u64;
         for my_home in 0..p1 {
             for their_home in 0..p1 {
                 layer_start.push(total);
-                total += ways
-                    .get((p1 - 1 - my_home) * p1 + (p1 - 1 - their_home))
-                    .copied()
-                    .unwrap_or(0);
+                let left = (p1 - 1 - my_home) * p1 + (p1 - 1 - their_home);
+                total += ways.get(left).copied().unwrap_or(0);
             }
         }
         layer_start.push(total);
