@@ -165,36 +165,50 @@ impl Position {
         roll: u8,
         mv: Move,
     ) -> Option<(Position, Flags)> {
+        // The next position is built whole from the mover's and the enemy's
+        // parts, not copied and then patched through `me`-indexed fields: a
+        // patched copy sits in memory and is read back wider than it was
+        // written, which stalls the processor on every move.
         let me = self.side.index();
-        let mut next = *self;
+        let [mut own, mut enemy] = [self.boards[me], self.boards[me ^ 1]];
+        let [mut hand, mut enemy_hand] = [self.hands[me], self.hands[me ^ 1]];
+        let [mut home, enemy_home] = [self.homes[me], self.homes[me ^ 1]];
         if mv.from == HAND {
-            next.hands[me] = next.hands[me].checked_sub(1)?;
+            hand = hand.checked_sub(1)?;
         } else {
             let bit = 1u32 << (mv.from & 31);
-            if self.boards[me] & bit == 0 {
+            if own & bit == 0 {
                 return None;
             }
-            next.boards[me] &= !bit;
+            own &= !bit;
         }
         let mut flags = Flags::default();
         if mv.to == HOME {
-            next.homes[me] = next.homes[me].saturating_add(1);
+            home = home.saturating_add(1);
             flags.home = true;
         } else {
             let bit = 1u32 << (mv.to & 31);
-            if next.boards[me ^ 1] & bit != 0 {
-                next.boards[me ^ 1] &= !bit;
-                next.hands[me ^ 1] = next.hands[me ^ 1].saturating_add(1);
+            if enemy & bit != 0 {
+                enemy &= !bit;
+                enemy_hand = enemy_hand.saturating_add(1);
                 flags.captures = true;
             }
-            next.boards[me] |= bit;
+            own |= bit;
             flags.rosette = self.shape().rosette_mask() & bit != 0;
         }
+        let mut next = Position {
+            boards: per_side(self.side, own, enemy),
+            hands: per_side(self.side, hand, enemy_hand),
+            homes: per_side(self.side, home, enemy_home),
+            side: if variant.throws_again(flags) {
+                self.side
+            } else {
+                self.side.other()
+            },
+            meta: self.meta,
+        };
         if variant.path().revisits() {
             next.set_laps(self.laps_after(variant.path(), roll, mv));
-        }
-        if !variant.throws_again(flags) {
-            next.side = self.side.other();
         }
         Some((next, flags))
     }
@@ -485,6 +499,15 @@ impl dice_core::Notation for Ur {
 
     fn spelled_out(variant: &Variant) -> String {
         variant.spelled_out()
+    }
+}
+
+/// `own` (`side`'s) and `enemy` (the other side's) as a per-side pair,
+/// light's first, as [`Position`] keeps them.
+const fn per_side<T: Copy>(side: Side, own: T, enemy: T) -> [T; 2] {
+    match side {
+        Side::Light => [own, enemy],
+        Side::Dark => [enemy, own],
     }
 }
 
