@@ -567,22 +567,12 @@ impl Index {
     /// shared cells that fits, its masks, how many private subsets each
     /// side may take, and its first index.
     ///
-    /// On a path that visits squares twice the blocks are runs of
-    /// [`Block::RUN`] states (the last one shorter), each with one subset
-    /// of mine and the run's length of theirs, and no masks.
+    /// On a path that visits squares twice a block is one placement of my
+    /// pieces with every placement of theirs beside it, in the order of
+    /// my steps rather than of the index (see `Twice::blocks`).
     pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
-        if self.twice.is_some() {
-            let range = self.layer_range(my_home, their_home);
-            return (range.start..range.end)
-                .step_by(Block::RUN as usize)
-                .map(|first| Block {
-                    mine: 0,
-                    theirs: 0,
-                    my_subsets: 1,
-                    their_subsets: (range.end - first).min(u64::from(Block::RUN)) as u32,
-                    first,
-                })
-                .collect();
+        if let Some(twice) = &self.twice {
+            return twice.blocks(my_home, their_home);
         }
         let layer = self.layer(my_home, their_home);
         let Some(starts) = self.arrangement_start.get(layer) else {
@@ -610,7 +600,9 @@ impl Index {
     }
 
     /// Calls `f(index, state)` for every state of some blocks of the layer
-    /// (my home, their home), last index first.
+    /// (my home, their home), last block first: last index first, or on a
+    /// path that visits squares twice, highest steps first (mine, then
+    /// theirs).
     #[inline(always)]
     pub(crate) fn for_each_state(
         &self,
@@ -620,11 +612,15 @@ impl Index {
     ) {
         if let Some(twice) = &self.twice {
             for block in blocks.iter().rev() {
-                for index in (block.first..block.first + block.len()).rev() {
-                    if let Some(state) = twice.unrank(index) {
-                        f(index, state);
-                    }
-                }
+                twice.each_beside(block, their_home, &mut |theirs| {
+                    let state = State {
+                        mine: block.mine,
+                        theirs,
+                        my_home,
+                        their_home,
+                    };
+                    f(twice.rank(state).unwrap_or(self.len()), state);
+                });
             }
             return;
         }
@@ -765,7 +761,8 @@ impl Index {
 }
 
 /// One shared arrangement of a layer and the index run it covers (or, on a
-/// path that visits squares twice, a run of states; see [`Index::blocks`]).
+/// path that visits squares twice, one placement of my pieces and the
+/// placements of theirs beside it; see [`Index::blocks`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Block {
     pub(crate) mine: u32,
@@ -776,10 +773,6 @@ pub(crate) struct Block {
 }
 
 impl Block {
-    /// The states of a block on a path that visits squares twice (see
-    /// [`Index::blocks`]).
-    pub(crate) const RUN: u32 = 1 << 12;
-
     pub(crate) fn len(&self) -> u64 {
         u64::from(self.my_subsets) * u64::from(self.their_subsets)
     }
@@ -1018,6 +1011,42 @@ mod tests {
                         next += blk.len();
                     }
                     assert_eq!(next, ix.layer_range(a, b).end);
+                }
+            }
+        }
+    }
+
+    /// On the paths that visit squares twice, walking a layer's blocks
+    /// gives every state of the layer once, with its index, highest steps
+    /// first (mine, then theirs), and the blocks' sizes add up to the
+    /// layer's.
+    #[test]
+    fn revisiting_blocks_walk_each_layer_once_highest_steps_first() {
+        for path in [Path::Murray, Path::Skiriuk] {
+            for pieces in 1..=3 {
+                let v = Variant::FINKEL.with_path(path).with_pieces(pieces).unwrap();
+                let ix = Index::new(&v).unwrap();
+                for a in 0..=pieces {
+                    for b in 0..=pieces {
+                        let blocks = ix.blocks(a, b);
+                        let range = ix.layer_range(a, b);
+                        let total: u64 = blocks.iter().map(Block::len).sum();
+                        assert_eq!(total, range.end - range.start, "{v} ({a}, {b})");
+                        let mut seen = vec![false; total as usize];
+                        let mut last: Option<(u32, u32)> = None;
+                        ix.for_each_state(&blocks, (a, b), |i, st| {
+                            assert_eq!(ix.unrank(i), Some(st), "{v} {st:?}");
+                            assert_eq!((st.my_home, st.their_home), (a, b));
+                            let key = (st.mine, st.theirs);
+                            assert!(last.is_none_or(|k| key < k), "{v} {key:?} after {last:?}");
+                            last = Some(key);
+                            assert!(!std::mem::replace(
+                                &mut seen[(i - range.start) as usize],
+                                true
+                            ));
+                        });
+                        assert!(seen.iter().all(|&s| s), "{v} ({a}, {b})");
+                    }
                 }
             }
         }

@@ -38,7 +38,7 @@ use dice_core::Side;
 use royal_ur::{Path, Square, Variant};
 
 use crate::error::SolveError;
-use crate::index::State;
+use crate::index::{Block, State};
 use crate::solve::check_size;
 
 /// The most regions: a packed code holds sixteen bits of each.
@@ -285,6 +285,11 @@ pub(crate) struct Twice {
     their_steps_at: [u32; STEP_BITS],
     /// Step of each side's path → the bit of its square.
     cell_of_step: [[u32; STEP_BITS]; 2],
+    /// Each side's steps with their squares, ascending.
+    steps: [Vec<(u8, u32)>; 2],
+    /// Their squares visited once, and twice, as masks of cells.
+    their_once: u32,
+    their_twice: u32,
     /// First index of each layer, and the count at the back.
     layer_start: Vec<u64>,
 }
@@ -377,8 +382,24 @@ impl Twice {
                     .fold(0, |m, (s, _)| m | 1 << s)
             })
         };
+        let steps = cell_of_step.map(|row| {
+            (1..)
+                .zip(row.into_iter().skip(1))
+                .filter(|&(_, cell)| cell != 0)
+                .collect::<Vec<(u8, u32)>>()
+        });
+        let their_cells = |visits: usize| {
+            path.board()
+                .squares()
+                .iter()
+                .filter(|&&sq| Contents::of(path, sq).theirs.iter().flatten().count() == visits)
+                .fold(0u32, |m, sq| m | 1 << sq.cell())
+        };
         Ok(Twice {
             pieces,
+            steps,
+            their_once: their_cells(1),
+            their_twice: their_cells(2),
             board: ((1u32 << (path.len() + 1)) - 1) & !1,
             regions,
             mine_code,
@@ -492,6 +513,87 @@ impl Twice {
         })
     }
 
+    /// The blocks of the layer (my home, their home) in the order the
+    /// solver walks them: one a placement of my pieces, ascending by my
+    /// steps as a number, with how many placements of theirs fit beside it
+    /// (`their_subsets`; `my_subsets` is 1, `first` unused).
+    ///
+    /// Walked last first, this is the order of the states by my steps,
+    /// then their steps, highest first: a move of either side puts the
+    /// pieces on higher steps, so most successors of a state are walked
+    /// before it and a sweep reads their new values. The numbering by
+    /// regions does not follow that order (a square's digit holds both
+    /// sides, and the two paths cross the squares in other orders), and
+    /// walking it in index order took about four times the sweeps.
+    pub(crate) fn blocks(&self, my_home: u8, their_home: u8) -> Vec<Block> {
+        let (Some(mine_left), Some(theirs_left)) = (
+            self.pieces.checked_sub(my_home),
+            self.pieces.checked_sub(their_home),
+        ) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        each_placement(
+            &self.steps[0],
+            0,
+            mine_left,
+            0,
+            false,
+            &mut |mine, cells| {
+                let their_subsets = self.placements_beside(cells, theirs_left);
+                if their_subsets > 0 {
+                    out.push(Block {
+                        mine,
+                        theirs: 0,
+                        my_subsets: 1,
+                        their_subsets,
+                        first: 0,
+                    });
+                }
+            },
+        );
+        out
+    }
+
+    /// How many placements of at most `left` of their pieces avoid the
+    /// squares `taken`.
+    fn placements_beside(&self, taken: u32, left: u8) -> u32 {
+        let once = u64::from((self.their_once & !taken).count_ones());
+        let twice = u64::from((self.their_twice & !taken).count_ones());
+        let mut n = 0u64;
+        for k in 0..=u64::from(left) {
+            for j in 0..=k {
+                n += choose(twice, j) * (1 << j) * choose(once, k - j);
+            }
+        }
+        n as u32
+    }
+
+    /// Calls `f` with every placement of their pieces beside the block's
+    /// placement of mine, highest steps first.
+    pub(crate) fn each_beside(&self, block: &Block, their_home: u8, f: &mut impl FnMut(u32)) {
+        let Some(left) = self.pieces.checked_sub(their_home) else {
+            return;
+        };
+        let taken = self.cells(block.mine, Side::Light);
+        each_placement(&self.steps[1], taken, left, 0, true, &mut |theirs, _| {
+            f(theirs)
+        });
+    }
+
+    /// The squares of a side's steps, as a mask of cells.
+    fn cells(&self, steps: u32, side: Side) -> u32 {
+        let row = self.cell_of_step.get(side.index());
+        let mut cells = 0;
+        let mut rest = steps;
+        while rest != 0 {
+            let s = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            cells |= row.and_then(|r| r.get(s)).copied().unwrap_or(0);
+        }
+        cells
+    }
+
     /// My steps on the squares my pieces stand on (at either visit): the
     /// steps my own pieces block.
     #[inline(always)]
@@ -512,5 +614,54 @@ impl Twice {
             .get(usize::from(to))
             .copied()
             .unwrap_or(0)
+    }
+}
+
+/// Binomial coefficient.
+fn choose(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |r, i| r * (n - i) / (i + 1))
+}
+
+/// Calls `f(mask, cells)` for every placement of at most `left` pieces on
+/// `steps` (a side's steps with their squares, ascending) that holds one
+/// piece a square and none on `taken`, in the order of the masks as
+/// numbers (`descending` for the highest first); `mask` and `taken` are
+/// what is placed so far.
+fn each_placement(
+    steps: &[(u8, u32)],
+    taken: u32,
+    left: u8,
+    mask: u32,
+    descending: bool,
+    f: &mut impl FnMut(u32, u32),
+) {
+    let Some((&(step, cell), lower)) = steps.split_last().filter(|_| left > 0) else {
+        f(mask, taken);
+        return;
+    };
+    let free = taken & cell == 0;
+    if descending && free {
+        each_placement(
+            lower,
+            taken | cell,
+            left - 1,
+            mask | 1 << step,
+            descending,
+            f,
+        );
+    }
+    each_placement(lower, taken, left, mask, descending, f);
+    if !descending && free {
+        each_placement(
+            lower,
+            taken | cell,
+            left - 1,
+            mask | 1 << step,
+            descending,
+            f,
+        );
     }
 }
