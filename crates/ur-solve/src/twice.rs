@@ -642,26 +642,23 @@ fn each_placement(
         f(mask, taken);
         return;
     };
-    let free = taken & cell == 0;
-    if descending && free {
-        each_placement(
-            lower,
-            taken | cell,
-            left - 1,
-            mask | 1 << step,
-            descending,
-            f,
-        );
+    let with_piece = |f: &mut _| {
+        if taken & cell == 0 {
+            each_placement(
+                lower,
+                taken | cell,
+                left - 1,
+                mask | 1 << step,
+                descending,
+                f,
+            );
+        }
+    };
+    if descending {
+        with_piece(f);
     }
     each_placement(lower, taken, left, mask, descending, f);
-    if !descending && free {
-        each_placement(
-            lower,
-            taken | cell,
-            left - 1,
-            mask | 1 << step,
-            descending,
-            f,
-        );
+    if !descending {
+        with_piece(f);
     }
 }
