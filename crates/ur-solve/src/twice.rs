@@ -33,6 +33,10 @@
 //! on a square I hold (a piece is blocked by its own square at either
 //! visit) and which of my steps are on a square they hold (a capture at
 //! either of their visits).
+//!
+//! The solver walks these layers in another order than the index's (see
+//! [`Twice::blocks`]): by my steps, then theirs, highest first, which
+//! puts most successors of a state before it.
 
 use dice_core::Side;
 use royal_ur::{Path, Square, Variant};
@@ -447,9 +451,8 @@ impl Twice {
             )
     }
 
-    /// The index of a state the index holds ([`Twice::holds`]); `None`
-    /// (never a wrong index) for one it does not hold whose tables run
-    /// out.
+    /// The index of a state the index holds ([`Twice::holds`]). For any
+    /// other state it answers some index or `None`, and never panics.
     #[inline(always)]
     pub(crate) fn rank(&self, state: State) -> Option<u64> {
         let code = self
