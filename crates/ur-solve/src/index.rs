@@ -445,8 +445,8 @@ impl Index {
     /// shared cell held twice, and at most `pieces` a side on the board and
     /// home together. Anything else may index out of the tables and panic;
     /// [`Index::rank`] checks first. (On a path that visits squares twice
-    /// it answers [`Index::len`] for a state it does not hold whose
-    /// tables run out.)
+    /// it never panics: a state it does not hold gets some index, or
+    /// [`Index::len`] where the tables run out.)
     ///
     /// Ranking runs for every successor of every state in a solve, so it
     /// indexes its tables directly. For a valid state every index is in

@@ -46,10 +46,10 @@ use crate::index::{Block, State};
 use crate::solve::check_size;
 
 /// The most regions: a packed code holds sixteen bits of each.
-pub(crate) const REGIONS_MAX: usize = 4;
+const REGIONS_MAX: usize = 4;
 /// The most arrangements of one region, which keeps its table of starts
 /// small (8 × 8 rows of 4,097 entries for seven pieces).
-pub(crate) const RADIX_MAX: u32 = 1 << 12;
+const RADIX_MAX: u32 = 1 << 12;
 /// Bits of a packed code a region's arrangement takes.
 const FIELD_BITS: u32 = 16;
 /// Steps are the bits 1..=28 of a mask, read seven at a time.
@@ -424,31 +424,22 @@ impl Twice {
     /// Whether the index holds a state: pieces on their paths' steps, one
     /// a square, at most the pieces a side has on the board and home.
     pub(crate) fn holds(&self, state: State) -> bool {
-        let cells = |steps: u32, side: Side| -> Option<u32> {
-            let mut cells = 0u32;
-            let mut rest = steps;
-            while rest != 0 {
-                let s = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let cell = *self.cell_of_step.get(side.index())?.get(s)?;
-                if cell == 0 || cells & cell != 0 {
-                    return None;
-                }
-                cells |= cell;
-            }
-            Some(cells)
-        };
         let fits = |steps: u32, home: u8| {
             home <= self.pieces && steps.count_ones() + u32::from(home) <= u32::from(self.pieces)
         };
+        // Every step of the board is on a square, so one piece a square is
+        // as many squares as pieces.
+        let (mine, theirs) = (
+            self.cells(state.mine, Side::Light),
+            self.cells(state.theirs, Side::Dark),
+        );
         state.mine & !self.board == 0
             && state.theirs & !self.board == 0
             && fits(state.mine, state.my_home)
             && fits(state.theirs, state.their_home)
-            && matches!(
-                (cells(state.mine, Side::Light), cells(state.theirs, Side::Dark)),
-                (Some(mine), Some(theirs)) if mine & theirs == 0
-            )
+            && mine.count_ones() == state.mine.count_ones()
+            && theirs.count_ones() == state.theirs.count_ones()
+            && mine & theirs == 0
     }
 
     /// The index of a state the index holds ([`Twice::holds`]). For any
