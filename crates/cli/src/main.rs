@@ -290,9 +290,9 @@ fn rules_help<E: Engine>() -> String {
 /// record passes first (`empty`, `no_newline`, the shape of line 1).
 fn recognise(text: &str, name: &str) -> Result<GameName, Refused> {
     let rules = record_rules(text).map_err(|e| query::record_refusal(name, &e))?;
-    if rules.parse::<royal_ur::Variant>().is_ok() {
+    if royal_ur::Variant::from_rules_line(rules).is_ok() {
         Ok(GameName::Ur)
-    } else if rules.parse::<::senet::Variant>().is_ok() {
+    } else if ::senet::Variant::from_rules_line(rules).is_ok() {
         Ok(GameName::Senet)
     } else {
         Err(Refused::new(

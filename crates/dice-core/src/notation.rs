@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::{Rules, Side};
+use crate::{Rules, Side, VariantError};
 
 /// What the generic record format (see [`Record`](crate::Record)) needs to
 /// know about a game beyond its [`Rules`]: the shape of its turn lines, who
@@ -64,6 +64,16 @@ pub trait Notation: Rules {
     /// The rule set's fields spelled out in record form, even when it has a
     /// name (records that spell a named set out keep that spelling).
     fn spelled_out(variant: &Self::Variant) -> String;
+
+    /// Reads the text of a record's rules line (inside `[rules …]`),
+    /// strictly: a name as `Display` writes it, or the one spelling of the
+    /// fields ([`Notation::spelled_out`]), and nothing else. (The rule
+    /// set's `FromStr` reads rules as a person writes them, which is more.)
+    ///
+    /// # Errors
+    ///
+    /// The [`VariantError`] of text that is neither.
+    fn read_rules_line(text: &str) -> Result<Self::Variant, VariantError>;
 
     /// The record header line (without brackets) for the extra set-up, or
     /// `None` when it is the default and goes unwritten.

@@ -88,7 +88,7 @@ pub struct Record<R: Notation> {
     #[serde(
         rename = "rules",
         serialize_with = "text_out",
-        deserialize_with = "text_in"
+        deserialize_with = "rules_in::<R, _>"
     )]
     pub variant: R::Variant,
     /// Whether the rules line spells the fields out although the rule set has
@@ -117,13 +117,12 @@ fn text_out<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<
     serializer.collect_str(value)
 }
 
-fn text_in<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-where
-    T: std::str::FromStr<Err: fmt::Display>,
-    D: Deserializer<'de>,
-{
+/// A record's rules, read as its rules line is (strictly).
+fn rules_in<'de, R: Notation, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<R::Variant, D::Error> {
     let text = String::deserialize(deserializer)?;
-    text.parse().map_err(serde::de::Error::custom)
+    R::read_rules_line(&text).map_err(serde::de::Error::custom)
 }
 
 /// What is wrong with a record's text: the line (counted from 1; 0 for the
@@ -509,7 +508,7 @@ impl<R: Notation> Record<R> {
             .map(|(i, line)| (i + 1, line))
             .peekable();
         lines.next();
-        let variant: R::Variant = rules_text.parse().map_err(|e| {
+        let variant = R::read_rules_line(rules_text).map_err(|e| {
             ParseRecordError::new(1, RecordErrorKind::Rules)
                 .with_message(format!("line 1 names no rule set of this game: {e}"))
         })?;

@@ -121,7 +121,9 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     const GAME: &'static str;
 
     /// A rule set. `Display` gives its record text (a name when it has one,
-    /// otherwise its fields); `FromStr` reads that text back, strictly.
+    /// otherwise its fields), which [`Notation::read_rules_line`](crate::Notation::read_rules_line)
+    /// reads back strictly; `FromStr` reads rules as a person writes them
+    /// (see [`ReadRules`](crate::ReadRules)), which takes that text too.
     type Variant: Clone
         + Eq
         + Debug

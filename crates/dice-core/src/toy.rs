@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Chance, Coded, Cutoff, Faces, Ladder, MoveList, Notation, Opening, ReadRules, Rules,
-    SearchOptions, Side, Status, Thought, Tie, VariantError, search,
+    SearchOptions, Side, Status, Thought, Tie, VariantError, read_rules, search,
 };
 
 /// The toy game's rules (a marker type).
@@ -63,8 +63,21 @@ impl fmt::Display for ToyVariant {
 impl FromStr for ToyVariant {
     type Err = VariantError;
 
-    /// `toy`, or `goal=N dice=D` in that order.
+    /// Rules as a person writes them ([`read_rules`]): `toy`, or `goal=N`
+    /// and `dice=D` in any order, either left out.
     fn from_str(s: &str) -> Result<ToyVariant, VariantError> {
+        read_rules(s)
+    }
+}
+
+impl ToyVariant {
+    /// A record's rules text: `toy`, or `goal=N dice=D` in that order.
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::NotSpelledOut`] for anything else, or the field's
+    /// error for a value it does not take.
+    pub fn from_rules_line(s: &str) -> Result<ToyVariant, VariantError> {
         if s == "toy" {
             return Ok(ToyVariant::default());
         }
@@ -450,5 +463,9 @@ impl Notation for Toy {
 
     fn spelled_out(variant: &ToyVariant) -> String {
         format!("goal={} dice={}", variant.goal, variant.dice)
+    }
+
+    fn read_rules_line(text: &str) -> Result<ToyVariant, VariantError> {
+        ToyVariant::from_rules_line(text)
     }
 }

@@ -426,6 +426,10 @@ impl dice_core::Rules for Ur {
 impl dice_core::Notation for Ur {
     type Extra = ();
 
+    fn read_rules_line(text: &str) -> Result<Variant, dice_core::VariantError> {
+        Variant::from_rules_line(text)
+    }
+
     fn max_roll(variant: &Variant) -> u8 {
         variant.roll_limit()
     }

@@ -48,12 +48,13 @@ pub const REFERENCE_FIELDS: [&str; 5] = ["route", "dice", "zero_rolls", "safe_ro
 ///
 /// # Text
 ///
-/// Rules text a person writes ([`Variant::parse_lenient`], the command
-/// line) is a preset's name or the fields that differ from finkel, in any
+/// Rules text a person writes ([`FromStr`], [`Variant::parse_lenient`],
+/// the command line) is a preset's name or the fields that differ from finkel, in any
 /// order; `route=short|long` is the reference's spelling of `path=bell|masters`,
 /// and when only one of `board` and `path` is given the other follows.
 ///
-/// The record's rules text ([`Display`](fmt::Display) / [`FromStr`]) keeps
+/// The record's rules text ([`Display`](fmt::Display) /
+/// [`Variant::from_rules_line`]) keeps
 /// every record the reference engine can play readable by it:
 ///
 /// 1. `finkel` and `masters` are written by name;
@@ -66,8 +67,9 @@ pub const REFERENCE_FIELDS: [&str; 5] = ["route", "dice", "zero_rolls", "safe_ro
 /// 3. `blitz` and `aseb` are written by name;
 /// 4. anything else is written as all eight [`FIELDS`] in their order.
 ///
-/// The reader takes a name it writes or the one spelled form of a rule set
-/// (so finkel spelled out in five fields reads, and is kept so by records).
+/// The record's reader takes a name it writes or the one spelled form of a
+/// rule set (so finkel spelled out in five fields reads, and is kept so by
+/// records).
 ///
 /// ```
 /// use royal_ur::{Path, Variant};
@@ -551,7 +553,8 @@ impl Variant {
 
     /// Reads rules as a person writes them: a preset's name, or the fields
     /// that differ from finkel as `name=value`, in any order, separated by
-    /// spaces. (A record's rules line is stricter: see [`FromStr`].)
+    /// spaces; the same as [`FromStr`]. (A record's rules line is stricter:
+    /// see [`Variant::from_rules_line`].)
     ///
     /// ```
     /// use royal_ur::{Path, Variant};
@@ -903,11 +906,49 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = VariantError;
 
-    /// Reads a name records write (`finkel`, `masters`, `blitz`, `aseb`), or
-    /// a rule set's one spelling, one space apart: the reference's five
-    /// fields in its order for a rule set it plays, all eight
-    /// [`FIELDS`] in order for any other (the record's rules text).
+    /// Reads rules as a person writes them, as the command line reads them:
+    /// a preset's name, or the fields that differ from finkel in any order
+    /// ([`Variant::parse_lenient`]). A record's rules line is read strictly,
+    /// by [`Variant::from_rules_line`].
+    ///
+    /// ```
+    /// use royal_ur::Variant;
+    ///
+    /// assert_eq!("masters4d".parse::<Variant>()?, Variant::MASTERS4D);
+    /// assert_eq!("pieces=2".parse::<Variant>()?, Variant::FINKEL2P);
+    /// assert_eq!("finkel".parse::<Variant>()?, Variant::FINKEL);
+    /// # Ok::<(), royal_ur::VariantError>(())
+    /// ```
     fn from_str(s: &str) -> Result<Variant, VariantError> {
+        read_rules(s)
+    }
+}
+
+impl Variant {
+    /// Reads a record's rules text, strictly: a name records write
+    /// (`finkel`, `masters`, `blitz`, `aseb`), or a rule set's one
+    /// spelling, one space apart: the reference's five fields in its order
+    /// for a rule set it plays, all eight [`FIELDS`] in order for any other.
+    ///
+    /// ```
+    /// use royal_ur::Variant;
+    ///
+    /// assert_eq!(Variant::from_rules_line("masters")?, Variant::MASTERS);
+    /// let five = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
+    /// assert_eq!(Variant::from_rules_line(five)?, Variant::FINKEL2P);
+    /// // What a person may write is not a record's spelling.
+    /// assert_eq!(Variant::from_rules_line("finkel2p").unwrap_err().code(), "unknown_name");
+    /// assert_eq!(Variant::from_rules_line("pieces=2").unwrap_err().code(), "rules");
+    /// # Ok::<(), royal_ur::VariantError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::UnknownName`] for a word that is no name records
+    /// write, [`VariantError::NotSpelledOut`] (`rules`) for fields that are
+    /// not the rule set's one spelling, and a field's own error for a value
+    /// it does not take.
+    pub fn from_rules_line(s: &str) -> Result<Variant, VariantError> {
         if let Some(v) = Variant::named(s).ok().filter(|v| v.name() == Some(s)) {
             return Ok(v);
         }
@@ -1132,7 +1173,7 @@ mod tests {
             "board=standard path=bell dice=5 zero_rolls=0 safe_rosettes=1 rosette_again=1 capture_again=0 pieces=7",
             "board=standard path=bell dice=4 zero_rolls=0 safe_rosettes=1 rosette_again=0 capture_again=0 pieces=7",
         ] {
-            assert_eq!(good.parse::<Variant>().unwrap().to_string(), good);
+            assert_eq!(Variant::from_rules_line(good).unwrap().to_string(), good);
         }
         for (spelled, name) in [
             (
@@ -1144,7 +1185,7 @@ mod tests {
                 "blitz",
             ),
         ] {
-            assert_eq!(spelled.parse::<Variant>().unwrap().to_string(), name);
+            assert_eq!(Variant::from_rules_line(spelled).unwrap().to_string(), name);
         }
         for bad in [
             "dice=4 route=long zero_rolls=0 safe_rosettes=1 pieces=5",
@@ -1162,12 +1203,31 @@ mod tests {
             "",
             "bell",
         ] {
-            assert!(bad.parse::<Variant>().is_err(), "{bad}");
+            assert!(Variant::from_rules_line(bad).is_err(), "{bad}");
         }
         assert_eq!(
-            "bell".parse::<Variant>().unwrap_err().to_string(),
+            Variant::from_rules_line("bell").unwrap_err().to_string(),
             "no rule set is called \"bell\"; the names are aseb, blitz, finkel, masters (a \
              record spells any other rule set out as its fields)"
+        );
+        // What a person writes is read by FromStr, as the command line
+        // reads it, where the record's reader refuses it.
+        for (text, v) in [
+            ("finkel2p", Variant::FINKEL2P),
+            ("masters4d", Variant::MASTERS4D),
+            ("pieces=2", Variant::FINKEL2P),
+            (
+                "dice=4 route=long zero_rolls=0 safe_rosettes=0",
+                Variant::MASTERS4D,
+            ),
+        ] {
+            assert!(Variant::from_rules_line(text).is_err(), "{text}");
+            assert_eq!(text.parse::<Variant>(), Ok(v), "{text}");
+            assert_eq!(Variant::parse_lenient(text), Ok(v), "{text}");
+        }
+        assert_eq!(
+            "bell".parse::<Variant>().unwrap_err().code(),
+            "unknown_name"
         );
     }
 

@@ -35,6 +35,7 @@ proptest! {
         let _ = text.parse::<Move>();
         let _ = text.parse::<Square>();
         let _ = text.parse::<Variant>();
+        let _ = Variant::from_rules_line(&text);
         let _ = Record::<Ur>::parse(&text);
     }
 

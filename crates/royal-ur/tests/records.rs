@@ -55,6 +55,7 @@ fn rules_lines_name_the_presets_records_use_and_spell_out_the_rest() {
     ];
     for (variant, text) in cases {
         assert_eq!(variant.to_string(), text);
+        assert_eq!(Variant::from_rules_line(text), Ok(variant), "{text}");
         assert_eq!(text.parse::<Variant>(), Ok(variant), "{text}");
         let record = format!("[rules {text}]\n[first light]\n");
         let parsed = Record::<Ur>::parse(&record).unwrap();
@@ -65,7 +66,7 @@ fn rules_lines_name_the_presets_records_use_and_spell_out_the_rest() {
     // that spells it so keeps the spelling.
     let blitz = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
                  rosette_again=1 capture_again=1 pieces=5";
-    assert_eq!(blitz.parse::<Variant>(), Ok(Variant::BLITZ));
+    assert_eq!(Variant::from_rules_line(blitz), Ok(Variant::BLITZ));
     let record = format!("[rules {blitz}]\n[first light]\n");
     let parsed = Record::<Ur>::parse(&record).unwrap();
     assert!(parsed.spelled_out);
@@ -98,7 +99,7 @@ fn rules_lines_name_the_presets_records_use_and_spell_out_the_rest() {
             "rules",
         ),
     ] {
-        let err = text.parse::<Variant>().unwrap_err();
+        let err = Variant::from_rules_line(text).unwrap_err();
         assert_eq!(err.code(), code, "{text}");
         let record = format!("[rules {text}]\n[first light]\n");
         let err = Record::<Ur>::parse(&record).unwrap_err();

@@ -595,6 +595,10 @@ fn reaches_happiness_again(variant: &Variant, mv: Option<Move>) -> bool {
 impl Notation for Senet {
     type Extra = Seat;
 
+    fn read_rules_line(text: &str) -> Result<Variant, dice_core::VariantError> {
+        Variant::from_rules_line(text)
+    }
+
     fn max_roll(_variant: &Variant) -> u8 {
         ROLL_MAX
     }

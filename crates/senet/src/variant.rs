@@ -90,17 +90,23 @@ impl Pieces {
 /// A rule set: the seven fields of the rules, always in this order.
 ///
 /// A variant whose fields equal kendall's or skyruk's (five pieces) is named
-/// and written by its name; any other is written as its fields.
+/// and written by its name; any other is written as its fields (the
+/// record's rules text, [`Display`](fmt::Display), read back by
+/// [`Variant::from_rules_line`]). [`FromStr`] reads rules as a person
+/// writes them: a name, or the fields that differ from kendall.
 ///
 /// ```
 /// use senet::{Pieces, Variant};
 ///
 /// assert_eq!(Variant::KENDALL.to_string(), "kendall");
-/// let seven: Variant = "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=7"
-///     .parse()
-///     .unwrap();
+/// let seven: Variant = "pieces=7".parse().unwrap();
 /// assert_eq!(seven, Variant::KENDALL.with_pieces(Pieces::Seven));
 /// assert_eq!(seven.name(), None);
+/// assert_eq!(
+///     seven.to_string(),
+///     "protect=all blockade=3 reach26=exact on26=none water=reborn off30=one pieces=7"
+/// );
+/// assert_eq!(Variant::from_rules_line(&seven.to_string()).unwrap(), seven);
 /// assert_eq!("skyruk".parse::<Variant>().unwrap(), Variant::SKYRUK);
 /// assert_eq!("chess".parse::<Variant>().unwrap_err().code(), "unknown_name");
 /// ```
@@ -295,7 +301,8 @@ impl Variant {
 
     /// Reads rules as a person writes them: a name, or the fields that
     /// differ from kendall as `name=value`, in any order, separated by
-    /// spaces. (A record's rules line is stricter: see [`FromStr`].)
+    /// spaces; the same as [`FromStr`]. (A record's rules line is stricter:
+    /// see [`Variant::from_rules_line`].)
     ///
     /// ```
     /// use senet::{Pieces, Variant, Water};
@@ -385,8 +392,43 @@ impl fmt::Display for Variant {
 impl FromStr for Variant {
     type Err = VariantError;
 
-    /// A name, or all seven fields in record order, one space apart.
+    /// Reads rules as a person writes them, as the command line reads them:
+    /// a name, or the fields that differ from kendall in any order
+    /// ([`Variant::parse_lenient`]). A record's rules line is read strictly,
+    /// by [`Variant::from_rules_line`].
+    ///
+    /// ```
+    /// use senet::{Pieces, Variant};
+    ///
+    /// assert_eq!("skyruk".parse::<Variant>()?, Variant::SKYRUK);
+    /// assert_eq!("pieces=7".parse::<Variant>()?, Variant::KENDALL.with_pieces(Pieces::Seven));
+    /// # Ok::<(), senet::VariantError>(())
+    /// ```
     fn from_str(text: &str) -> Result<Variant, VariantError> {
+        read_rules(text)
+    }
+}
+
+impl Variant {
+    /// Reads a record's rules text, strictly: a name, or all seven fields
+    /// in record order, one space apart.
+    ///
+    /// ```
+    /// use senet::Variant;
+    ///
+    /// assert_eq!(Variant::from_rules_line("kendall")?, Variant::KENDALL);
+    /// // What a person may write is not a record's spelling.
+    /// assert_eq!(Variant::from_rules_line("pieces=7").unwrap_err().code(), "rules");
+    /// # Ok::<(), senet::VariantError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`VariantError::UnknownName`] for a word that names no rule set,
+    /// [`VariantError::UnknownField`] for a field Senet does not have,
+    /// [`VariantError::NotSpelledOut`] (`rules`) for fields not all seven in
+    /// order, and a field's own error for a value it does not take.
+    pub fn from_rules_line(text: &str) -> Result<Variant, VariantError> {
         if !text.contains('=') {
             return Variant::named(text);
         }

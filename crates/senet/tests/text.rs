@@ -127,9 +127,11 @@ fn rule_sets() {
     );
     assert_eq!(Senet::spelled_out(&S), S.spelled_out());
     // spelled out, a named set reads back as the named set
-    assert_eq!(S.spelled_out().parse::<Variant>().unwrap(), S);
+    assert_eq!(Variant::from_rules_line(&S.spelled_out()).unwrap(), S);
     assert_eq!(
-        S.spelled_out().parse::<Variant>().unwrap().to_string(),
+        Variant::from_rules_line(&S.spelled_out())
+            .unwrap()
+            .to_string(),
         "skyruk"
     );
     assert_eq!(S.with_pieces(Pieces::Seven).name(), None);
@@ -163,10 +165,23 @@ fn rule_sets() {
         ),
     ] {
         assert_eq!(
-            text.parse::<Variant>().unwrap_err().code(),
+            Variant::from_rules_line(text).unwrap_err().code(),
             code,
             "{text:?}"
         );
+    }
+    // What a person writes is read by FromStr, as the command line reads
+    // it, where the record's reader refuses it.
+    for (text, v) in [
+        ("pieces=7", K.with_pieces(Pieces::Seven)),
+        (
+            "off30=any water=stand on26=again reach26=from25 blockade=2 protect=ends",
+            S,
+        ),
+    ] {
+        assert!(Variant::from_rules_line(text).is_err(), "{text}");
+        assert_eq!(text.parse::<Variant>(), Ok(v), "{text}");
+        assert_eq!(Variant::parse_lenient(text), Ok(v), "{text}");
     }
     assert!(
         Variant::KENDALL
@@ -184,6 +199,7 @@ proptest! {
     fn junk_never_panics(text in "\\PC{0,40}") {
         let _ = text.parse::<Move>();
         let _ = text.parse::<Variant>();
+        let _ = Variant::from_rules_line(&text);
         let _ = Position::parse(&text, &S);
         let _ = Game::replay_text(&text, None);
     }
