@@ -8,6 +8,21 @@ use crate::{Chance, Flags, Key, Move, Position, PositionError, Square, Ur, Varia
 /// the log, undo, resignation, the 15,000-ply cap and records, from
 /// dice-core. [`GameExt`] adds what only this game has.
 ///
+/// This is an alias of [`dice_core::Game`], where the methods a caller
+/// uses live and are documented: [`seeded`](dice_core::Game::seeded) and
+/// [`new`](dice_core::Game::new) to start, [`legal`](dice_core::Game::legal),
+/// [`side`](dice_core::Game::side) and [`roll`](dice_core::Game::roll) to
+/// look, [`play`](dice_core::Game::play) and
+/// [`play_text`](dice_core::Game::play_text) to move,
+/// [`undo`](dice_core::Game::undo) and [`resign`](dice_core::Game::resign),
+/// [`log`](dice_core::Game::log) and [`result`](dice_core::Game::result),
+/// and records: [`to_record`](dice_core::Game::to_record),
+/// [`replay`](dice_core::Game::replay) and
+/// [`replay_text`](dice_core::Game::replay_text). Bring [`GameExt`] into
+/// scope for the rest
+/// ([`key`](GameExt::key), [`at`](GameExt::at),
+/// [`hand`](GameExt::hand), [`home`](GameExt::home) ...).
+///
 /// ```
 /// use dice_core::Seed;
 /// use royal_ur::{Game, GameExt, Variant};

@@ -50,3 +50,10 @@ pub use rules::{ROLL_MAX, Ur};
 pub use shape::{BoardShape, ParseBoardError};
 pub use square::{CELLS, ParseSquareError, Square};
 pub use variant::{FIELDS, PIECES_MAX, REFERENCE_FIELDS, Variant};
+
+/// The workspace README, whose library example is compiled and run here as
+/// a doctest with warnings denied (so an unused import fails it as well).
+#[cfg(doctest)]
+#[doc(test(attr(deny(warnings))))]
+#[doc = include_str!("../../../README.md")]
+pub struct WorkspaceReadme;
