@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::{
-    Dice, Ending, Game, Notation, ParseRecordError, PlayError, Record, RecordResult, Rules,
-    ScriptRoll, Setup, Side, Turn,
+    Dice, Ending, Game, Notation, ParseRecordError, PlayError, Record, RecordErrorKind,
+    RecordResult, Rules, ScriptRoll, Setup, Side, Turn,
 };
 
 /// How a record stops describing a game, found while replaying it (the
@@ -392,11 +392,57 @@ impl<R: Notation> Game<R> {
 
     /// Parses a record's text and replays it (see [`Game::replay`]).
     ///
+    /// A `side` parse error keeps the reference's line and check, but when
+    /// the record already stops describing a game before that line, its
+    /// sentence says so: the parser judges who throws after a line from the
+    /// line alone, so a move the game refuses (light's `b1-a3`, a3 named as
+    /// a rosette but not on light's route) makes the next line's side look
+    /// wrong, and the sentence names the move and the game's refusal.
+    ///
     /// # Errors
     ///
     /// [`ReplayError::Parse`] for text that is not a record, otherwise as
     /// [`Game::replay`].
     pub fn replay_text(text: &str, rules: Option<R::Variant>) -> Result<Game<R>, ReplayError<R>> {
-        Game::replay(&Record::parse(text)?, rules)
+        match Record::parse(text) {
+            Ok(record) => Game::replay(&record, rules),
+            Err(e) if e.kind == RecordErrorKind::Side => {
+                Err(ReplayError::Parse(explain_side::<R>(text, e, rules)))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
+}
+
+/// A `side` error at line L, with what replaying the lines before it finds
+/// added to its sentence: the move on line L-1 that the game refuses, or
+/// where the record stops describing a game further up.
+fn explain_side<R: Notation>(
+    text: &str,
+    e: ParseRecordError,
+    rules: Option<R::Variant>,
+) -> ParseRecordError {
+    // The lines before the one refused parse: the parser checks in order.
+    let before: String = text.split_inclusive('\n').take(e.line - 1).collect();
+    let Ok(record) = Record::<R>::parse(&before) else {
+        return e;
+    };
+    let Err(wrong) = Game::replay(&record, rules) else {
+        return e;
+    };
+    let said = e.message();
+    let more = match (&wrong, record.turns.last()) {
+        (ReplayError::Refused { line, error, .. }, Some(turn)) if *line + 1 == e.line => format!(
+            "{said}; but {} cannot make that move ({}), so line {line} is what is wrong, and \
+             line {}'s side only looks wrong because of it",
+            turn.side,
+            error.message(),
+            e.line
+        ),
+        _ => format!(
+            "{said}; but the record goes wrong earlier: {}",
+            wrong.message()
+        ),
+    };
+    e.with_message(more)
 }

@@ -280,3 +280,66 @@ fn aseb_records_name_the_aseb_squares() {
     assert_eq!(Record::<Ur>::parse(&e1).unwrap_err().kind.as_str(), "move");
     assert!(Move::parse_on("h2-l2", Variant::ASEB.board()).is_ok());
 }
+
+/// Replays `text`, which must be refused with the parse error `side` at
+/// `line`, and gives the sentence.
+fn side_refusal(text: &str, line: usize) -> String {
+    let err = Game::replay_text(text, None).unwrap_err();
+    assert_eq!(
+        (err.code(), err.why(), err.line(), err.ply()),
+        ("bad_record", Some("side"), Some(line), None),
+        "{err}"
+    );
+    err.message()
+}
+
+#[test]
+fn an_illegal_move_onto_a_rosette_is_refused_as_the_reference_does_and_said_for_what_it_is() {
+    // Light's b1-a3 on line 5: a3 is not on light's route, but it is named
+    // as a rosette, so the record's grammar has light throw again, and the
+    // reference refuses line 6 as `side`. The sentence says why.
+    let head = "[rules finkel]\n[first light]\n1. l 3: hand-b1\n2. d 2: hand-c3\n";
+    let text = format!("{head}3. l 1: b1-a3\n4. d 2: c3-a3\n");
+    let said = side_refusal(&text, 6);
+    assert!(
+        said.starts_with(
+            "line 6 names dark to throw, but light throws here: line 5, \"3. l 1: b1-a3\", lands \
+             on a rosette, so the same side throws again; "
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "but light cannot make that move (b1-a3 on a roll of 1 is refused: that is not the \
+             roll away along the route), so line 5 is what is wrong, and line 6's side only \
+             looks wrong because of it"
+        ),
+        "{said}"
+    );
+    // On the route but the wrong distance: hand-a1 on a 3 (a1 is 4 away).
+    let text = "[rules finkel]\n[first light]\n1. l 3: hand-a1\n2. d 2: hand-c3\n";
+    let said = side_refusal(text, 4);
+    assert!(
+        said.contains("but light cannot make that move (hand-a1 on a roll of 3 is refused"),
+        "{said}"
+    );
+    // Where the record goes wrong before the line the side is judged from,
+    // that is said too.
+    let text = format!(
+        "{head}3. l 2: hand-b1\n4. d 1: c3-b3\n5. l 4: b1-a2\n6. d 1: b3-a3\n7. d 2: a3-a2\n8. d 1: a2-b2\n"
+    );
+    let said = side_refusal(&text, 10);
+    assert!(
+        said.contains(
+            "; but the record goes wrong earlier: line 5, ply 2: hand-b1 on a roll of 2 is refused"
+        ),
+        "{said}"
+    );
+    // A side that is wrong by itself is told as before.
+    let text = format!("{head}3. l 2: b1-a2\n4. l 2: hand-c1\n");
+    let said = side_refusal(&text, 6);
+    assert!(
+        !said.contains("cannot make") && !said.contains("goes wrong"),
+        "{said}"
+    );
+}
