@@ -329,9 +329,13 @@ pub struct SelfplayArgs {
     /// The seed each game's seed is made from (`SEED:index`).
     #[arg(long, value_name = "TEXT", default_value = "selfplay")]
     pub seed: String,
-    /// Write every record into this directory.
+    /// Write every record into this folder, as ur-0001.txt ... (checked
+    /// before the games; made if missing, when the folder it is in exists).
     #[arg(long, value_name = "DIR")]
     pub records: Option<PathBuf>,
+    /// Let --records replace records of those names already in DIR.
+    #[arg(long, requires = "records")]
+    pub force: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -379,9 +383,13 @@ pub struct SolveArgs {
     /// Play with this many pieces a side (1 to 7) instead of the rule set's.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=7))]
     pub pieces: Option<u8>,
-    /// Write the table to this file.
+    /// Write the table to this file (its folder must exist; an existing
+    /// file is kept unless --force). Checked before the solve starts.
     #[arg(long, value_name = "PATH")]
     pub out: PathBuf,
+    /// Let --out replace an existing file (once the new table is whole).
+    #[arg(long)]
+    pub force: bool,
     /// Threads to sweep with (the machine's cores by default).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,

@@ -14,6 +14,7 @@ mod cli;
 mod engine;
 mod error;
 mod input;
+mod output;
 mod play;
 mod query;
 mod render;
@@ -217,7 +218,7 @@ where
         return play::screen::run(session);
     }
     play::on_signals(|sig| {
-        let _held = play::record::hold_writes();
+        let _held = output::hold_writes();
         // The terminal may be gone (SIGHUP): a failed write is no matter.
         let _ = writeln!(std::io::stderr(), "race: {}", Failure::Interrupted(sig));
         std::process::exit(128 + sig);
@@ -458,6 +459,11 @@ fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
         seed,
         records: a.records.as_deref(),
     };
+    if let Some(dir) = run.records {
+        selfplay::claim_records::<E>(dir, run.games, a.force, |dir| {
+            eprintln!("race: --records: made the folder {}", dir.display());
+        })?;
+    }
     let summary = selfplay::run::<E>(&run)?;
     if a.json {
         emit(&format!("{summary}\n"))

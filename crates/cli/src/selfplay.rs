@@ -116,21 +116,84 @@ pub struct Run<'a, E: Engine> {
     pub records: Option<&'a Path>,
 }
 
-/// Runs the games and returns the summary as JSON.
+/// The name of game `i`'s record (counted from 1), its number written in
+/// `width` digits: `ur-0001.txt`.
+fn record_name(cmd: &str, i: u64, width: usize) -> String {
+    format!("{cmd}-{i:0width$}.txt")
+}
+
+/// Checks the folder for the records before the games are played: it must
+/// take new files (it is made if missing and its own folder exists, and
+/// `made` is told so), and hold none of the records' names unless `force`.
+///
+/// # Errors
+///
+/// `file` for a folder that cannot be made or written in, `exists` for a
+/// record that is there already.
+pub fn claim_records<E: Engine>(
+    dir: &Path,
+    games: u64,
+    force: bool,
+    made: impl FnOnce(&Path),
+) -> Result<(), Refused> {
+    if crate::output::claim_folder(dir, "--records")? {
+        made(dir);
+        return Ok(());
+    }
+    if force {
+        return Ok(());
+    }
+    let width = width(games);
+    let taken = std::fs::read_dir(dir)
+        .map_err(|e| {
+            Refused::new(
+                "--records",
+                "file",
+                format!("{}: cannot be read: {}", dir.display(), io_words(&e)),
+            )
+        })?
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| {
+            let number = name
+                .strip_prefix(E::CMD)
+                .and_then(|rest| rest.strip_prefix('-'))
+                .and_then(|rest| rest.strip_suffix(".txt"))
+                .filter(|digits| digits.len() == width)
+                .and_then(|digits| digits.parse::<u64>().ok());
+            number.is_some_and(|n| (1..=games).contains(&n))
+        })
+        .min();
+    match taken {
+        Some(name) => {
+            let path = dir.join(&name);
+            Err(Refused::new(
+                "--records",
+                "exists",
+                format!(
+                    "{} already holds {name}, a record this run would write: give --force to \
+                     replace the records there, or another folder",
+                    dir.display()
+                ),
+            )
+            .detail("path", path.display().to_string()))
+        }
+        None => Ok(()),
+    }
+}
+
+/// The digits a game's number is written with: at least four.
+fn width(games: u64) -> usize {
+    games.to_string().len().max(4)
+}
+
+/// Runs the games and returns the summary as JSON (the folder for the
+/// records checked before: [`claim_records`]).
 ///
 /// # Errors
 ///
 /// A refusal when a record cannot be written.
 pub fn run<E: Engine>(run: &Run<'_, E>) -> Result<Value, Refused> {
-    if let Some(dir) = run.records {
-        std::fs::create_dir_all(dir).map_err(|e| {
-            Refused::new(
-                dir.display().to_string(),
-                "file",
-                format!("cannot be made: {}", io_words(&e)),
-            )
-        })?;
-    }
     let bar = if std::io::stderr().is_terminal() && run.games > 1 {
         let bar = ProgressBar::with_draw_target(Some(run.games), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -143,11 +206,11 @@ pub fn run<E: Engine>(run: &Run<'_, E>) -> Result<Value, Refused> {
         ProgressBar::hidden()
     };
     let mut all = Vec::new();
-    let width = run.games.to_string().len().max(4);
+    let width = width(run.games);
     for i in 0..run.games {
         let game = play_out::<E>(&run.variant, game_seed(&run.seed, i), &run.light, &run.dark)?;
         if let Some(dir) = run.records {
-            let path = dir.join(format!("{}-{:0width$}.txt", E::CMD, i + 1));
+            let path = dir.join(record_name(E::CMD, i + 1, width));
             std::fs::write(&path, game.to_record().to_string()).map_err(|e| {
                 Refused::new(
                     path.display().to_string(),

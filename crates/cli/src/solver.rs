@@ -8,13 +8,15 @@ use dice_core::Side;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
 use serde_json::json;
-use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
+use ur_solve::{
+    GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, TableError, ValueType,
+};
 
 use crate::cli::{AnalyseArgs, GameName, SolveArgs};
 use crate::engine::parse_variant;
 use crate::error::{Outcome, Refused};
 use crate::ur::table_refusal;
-use crate::{emit, input, query};
+use crate::{emit, input, output, query};
 
 /// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
 const CLOCK_TICKS: f64 = 100.0;
@@ -93,13 +95,33 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     if let Some(mib) = a.list_mib {
         opts.list_bytes = u64::from(mib) << 20;
     }
+    output::claim(&a.out, a.force, "--out", "")?;
     let started = Instant::now();
     let bar = progress_bar();
     let solved = ur_solve::solve(&variant, &opts, |p| show(&bar, p));
     bar.finish_and_clear();
     let sol = solved.map_err(|e| Refused::new("solve", e.code(), e.to_string()))?;
     let out = a.out.display().to_string();
-    ur_solve::write_table(&sol, value_type, &a.out).map_err(|e| table_refusal(&out, &e))?;
+    // Written beside, then renamed: the file named holds a whole table, or
+    // what it held before.
+    let temp = output::temp_path(&a.out);
+    let written = ur_solve::write_table(&sol, value_type, &temp).and_then(|()| {
+        std::fs::rename(&temp, &a.out).map_err(|source| TableError::Io {
+            path: a.out.clone(),
+            source,
+        })
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        let e = match e {
+            TableError::Io { source, .. } => TableError::Io {
+                path: a.out.clone(),
+                source,
+            },
+            other => other,
+        };
+        return Err(table_refusal("--out", &e).into());
+    }
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds();
     let peak = peak_memory();

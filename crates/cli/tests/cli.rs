@@ -461,6 +461,78 @@ fn selfplay_is_deterministic_and_writes_records() {
 }
 
 #[test]
+fn selfplay_checks_its_records_folder_before_the_games() {
+    let root = scratch("selfplay-folders");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("a folder");
+    let games = |dir: &Path, more: &[&str]| {
+        let dir = dir.display().to_string();
+        let args = [
+            &[
+                "selfplay", "ur", "--games", "3", "--light", "1", "--dark", "1",
+            ][..],
+            &["--records", &dir],
+            more,
+        ]
+        .concat();
+        race(&args)
+    };
+    // No chain of folders is made: the folder the records go in must be
+    // in one that exists.
+    let deep = root.join("a/b/records");
+    let run = games(&deep, &[]);
+    refused(&run, "does not exist");
+    assert_eq!(
+        run.err.matches(&deep.display().to_string()).count(),
+        1,
+        "the path once: {}",
+        run.err
+    );
+    assert!(run.out.is_empty(), "no games played: {}", run.out);
+    assert!(!root.join("a").exists());
+    // One folder is made, and said.
+    let dir = root.join("records");
+    let run = games(&dir, &[]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(
+        run.err.trim_end(),
+        format!("race: --records: made the folder {}", dir.display())
+    );
+    let first = std::fs::read_to_string(dir.join("ur-0001.txt")).expect("a record");
+    // Records already there are kept unless --force.
+    std::fs::write(dir.join("ur-0002.txt"), "mine\n").expect("a file");
+    let run = games(&dir, &[]);
+    refused(&run, "already holds ur-0001.txt");
+    assert!(run.err.contains("--force"), "{}", run.err);
+    assert!(run.out.is_empty(), "no games played: {}", run.out);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ur-0002.txt")).expect("kept"),
+        "mine\n"
+    );
+    let run = games(&dir, &["--force"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(run.err.is_empty(), "{}", run.err);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("ur-0001.txt")).expect("a record"),
+        first
+    );
+    assert_ne!(
+        std::fs::read_to_string(dir.join("ur-0002.txt")).expect("a record"),
+        "mine\n"
+    );
+    // Other files in the folder are no matter.
+    std::fs::write(dir.join("notes.txt"), "x").expect("a file");
+    std::fs::write(dir.join("ur-0009.txt"), "x").expect("a file");
+    assert_eq!(games(&dir, &[]).code, 1, "ur-0001..3 are there");
+    let other = root.join("other");
+    std::fs::create_dir_all(&other).expect("a folder");
+    std::fs::write(other.join("ur-0009.txt"), "x").expect("a file");
+    std::fs::write(other.join("senet-0001.txt"), "x").expect("a file");
+    let run = games(&other, &[]);
+    assert_eq!(run.code, 0, "{}", run.err);
+}
+
+#[test]
 fn bench_prints_figures() {
     let run = race(&["bench", "ur", "--seconds", "0.05"]);
     assert_eq!(run.code, 0);

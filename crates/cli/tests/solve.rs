@@ -10,6 +10,7 @@ const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2"
 mod common;
 
 use common::{Run, race, race_in};
+use ur_solve::Table;
 
 /// A refusal: exit 1 and one line on stderr ending with the code in
 /// parentheses.
@@ -151,8 +152,43 @@ fn solve_one_piece_and_refusals() {
     );
     let unwritable = dir.path("no/such/dir/t");
     let run = race(&["solve", "finkel", "--pieces", "1", "--out", &unwritable]);
-    assert_eq!(run.code, 1);
-    assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+    refused(&run, "file");
+    assert_eq!(run.err.matches(&unwritable).count(), 1, "{}", run.err);
+}
+
+#[test]
+fn the_output_is_checked_before_the_solve() {
+    let dir = Scratch::new("out");
+    let kept = dir.path("kept.table");
+    std::fs::write(&kept, "kept\n").expect("a file");
+    // Whole finkel would take minutes and gigabytes: refused first.
+    for out in [kept.as_str(), &dir.path("no/such/folder/t"), &dir.path("")] {
+        let run = race(&["solve", "finkel", "--out", out]);
+        assert_eq!(run.code, 1, "{out}: {}", run.err);
+        assert_eq!(run.err.lines().count(), 1, "{}", run.err);
+        assert!(run.err.starts_with("race: --out: "), "{}", run.err);
+        let shown = out.trim_end_matches('/');
+        assert_eq!(
+            run.err.matches(shown).count(),
+            1,
+            "the path once: {}",
+            run.err
+        );
+        assert!(run.out.is_empty(), "{}", run.out);
+    }
+    let run = race(&["solve", "finkel", "--out", &kept]);
+    refused(&run, "exists");
+    assert!(run.err.contains("--force"), "{}", run.err);
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept"), "kept\n");
+    // --force replaces it, with a whole table and nothing left beside it.
+    let (table, _) = solve_into(&dir, "finkel", &["--pieces", "1", "--force"], "kept.table");
+    assert!(Table::open(Path::new(&table)).is_ok());
+    let names: Vec<_> = std::fs::read_dir(&dir.0)
+        .expect("the folder")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, ["kept.table"], "no temporary file left");
 }
 
 #[test]

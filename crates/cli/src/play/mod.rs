@@ -520,7 +520,7 @@ impl<E: Engine> Session<E> {
                  another name."
             ));
         }
-        match record::write_whole(target, &self.game.to_record().to_string()) {
+        match crate::output::write_whole(target, &self.game.to_record().to_string()) {
             Ok(()) => Said::Note(format!("the record is in {path}.")),
             Err(e) => Said::Warn(format!(
                 "refused: {path} cannot be written: {}",

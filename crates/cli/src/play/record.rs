@@ -3,26 +3,11 @@
 //! then a rename, so that the file always holds a whole record), and
 //! numbered for each new game so that none replaces another.
 
-use std::ffi::OsString;
-use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use crate::error::Refused;
 use crate::input::io_words;
-
-/// Held while a record is being written: whoever ends the process on a
-/// signal takes it first, so that no write is cut in half.
-static WRITING: Mutex<()> = Mutex::new(());
-
-/// Waits for a write in progress to finish and keeps others from starting
-/// (until the guard is dropped, or the process ends).
-pub fn hold_writes() -> MutexGuard<'static, ()> {
-    WRITING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use crate::output;
 
 /// The file a game's record goes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,41 +24,7 @@ impl RecordFile {
     /// `file` when the folder is missing or cannot be written in, or the
     /// path is a folder; `exists` for an existing file without `force`.
     pub fn claim(path: &Path, force: bool, input: &str) -> Result<RecordFile, Refused> {
-        let shown = path.display().to_string();
-        let refuse = |code, message: String| {
-            Refused::new(input, code, format!("{shown}: {message}")).detail("path", shown.as_str())
-        };
-        if path.is_dir() {
-            return Err(refuse("file", "is a folder, not a file".to_owned()));
-        }
-        let folder = folder_of(path);
-        if !folder.is_dir() {
-            return Err(refuse(
-                "file",
-                format!("the folder {} does not exist", folder.display()),
-            ));
-        }
-        if path.exists() && !force {
-            return Err(refuse(
-                "exists",
-                "already exists: give --force to replace it, --resume it to go on with its \
-                 game, or another name"
-                    .to_owned(),
-            ));
-        }
-        let probe = temp_path(path);
-        File::create_new(&probe)
-            .and_then(|_| std::fs::remove_file(&probe))
-            .map_err(|e| {
-                refuse(
-                    "file",
-                    format!(
-                        "cannot write in the folder {}: {}",
-                        folder.display(),
-                        io_words(&e)
-                    ),
-                )
-            })?;
+        output::claim(path, force, input, ", --resume it to go on with its game")?;
         Ok(RecordFile {
             path: path.to_owned(),
         })
@@ -97,7 +48,7 @@ impl RecordFile {
     ///
     /// `file` when it cannot be written; the file is then as it was.
     pub fn write(&self, text: &str) -> Result<(), Refused> {
-        write_whole(&self.path, text).map_err(|e| {
+        output::write_whole(&self.path, text).map_err(|e| {
             Refused::new(
                 self.path.display().to_string(),
                 "file",
@@ -135,43 +86,6 @@ impl RecordFile {
     }
 }
 
-/// The folder a file is in (`.` for a bare name).
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// The temporary file beside `path`: `.NAME.PID.tmp`.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".{}.tmp", std::process::id()));
-    folder_of(path).join(name)
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over
-/// `path`, so that `path` holds the old text or the new, never a part.
-///
-/// # Errors
-///
-/// The I/O error; the temporary file is then removed.
-pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let _held = hold_writes();
-    let temp = temp_path(path);
-    let written = File::create(&temp)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_data()
-        })
-        .and_then(|()| std::fs::rename(&temp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,44 +95,6 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
-    }
-
-    #[test]
-    fn a_claim_checks_the_folder_and_keeps_existing_files() {
-        let dir = scratch("claim");
-        let file = dir.join("game.txt");
-        assert!(RecordFile::claim(&file, false, "--record").is_ok());
-        let missing = RecordFile::claim(&dir.join("no/such/game.txt"), false, "--record");
-        assert!(missing.unwrap_err().message.contains("does not exist"));
-        assert_eq!(
-            RecordFile::claim(&dir, false, "--record").unwrap_err().code,
-            "file"
-        );
-        std::fs::write(&file, "kept\n").unwrap();
-        assert_eq!(
-            RecordFile::claim(&file, false, "--record")
-                .unwrap_err()
-                .code,
-            "exists"
-        );
-        assert!(RecordFile::claim(&file, true, "--record").is_ok());
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept\n");
-        // The probe leaves nothing behind.
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-    }
-
-    #[test]
-    fn writes_replace_the_file_whole() {
-        let dir = scratch("write");
-        let record = RecordFile::resumed(&dir.join("game.txt"));
-        record.write("one\n").unwrap();
-        record.write("two\n").unwrap();
-        assert_eq!(std::fs::read_to_string(record.path()).unwrap(), "two\n");
-        assert_eq!(
-            std::fs::read_dir(&dir).unwrap().count(),
-            1,
-            "no temporary file left"
-        );
     }
 
     #[test]

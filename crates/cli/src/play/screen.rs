@@ -190,7 +190,7 @@ where
         // ends the process: the record, written after every ply, is whole
         // once no write is in progress.
         std::thread::sleep(SIGNAL_GRACE);
-        let _held = super::record::hold_writes();
+        let _held = crate::output::hold_writes();
         restore();
         std::process::exit(128 + sig);
     })?;
