@@ -130,8 +130,10 @@ pub struct PlayArgs {
     /// rules, seed and plies, the same throws following. You play the
     /// side --side gives, light unless told (a record does not say which
     /// side a person played: add --side dark to go on as dark). It goes
-    /// on being written to FILE unless --record names another file. A
-    /// finished game is shown, and can be stepped through.
+    /// on being written to FILE unless --record names another file. FILE
+    /// is never shortened: an undo back past what it held goes on in the
+    /// next numbered file (FILE-2 ...), and says so. A finished game is
+    /// shown, and can be stepped through, its record kept as it is.
     #[arg(
         long,
         value_name = "FILE",

@@ -196,7 +196,7 @@ where
                 .transpose()?;
             let record = elsewhere
                 .clone()
-                .unwrap_or_else(|| RecordFile::resumed(from));
+                .unwrap_or_else(|| RecordFile::resumed(from, game.log().len(), game.is_over()));
             let session = play::Session::resume(opts(bot), game, name, Some(record))?;
             if elsewhere.is_some() {
                 session.write_record()?;

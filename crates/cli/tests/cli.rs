@@ -908,6 +908,99 @@ fn a_saved_game_resumes_with_the_side_given() {
 }
 
 #[test]
+fn a_resumed_record_is_never_shortened() {
+    // A finished record: undo goes on in a new file, the record stays.
+    let finished = scratch("finished.txt");
+    let next = scratch("finished-2.txt");
+    let path = finished.display().to_string();
+    let run = race(&[
+        "play", "senet", "--watch", "--seed", "done", "--level", "1", "--record", &path,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let written = std::fs::read_to_string(&finished).expect("the record");
+    let run = race_in(
+        &["play", "--resume", &path, "--level", "1"],
+        b"undo\nquit\n",
+        &[],
+    );
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out
+            .contains("this record is of a finished game, kept as it is"),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out.contains(&format!(
+            "; the game goes on in {}, and {path} keeps its record as it was.",
+            next.display()
+        )),
+        "{}",
+        run.out
+    );
+    assert_eq!(std::fs::read_to_string(&finished).expect("kept"), written);
+    let v = json(&race(&["replay", "--json", &next.display().to_string()]).out);
+    assert_eq!(v["over"], false, "{v}");
+    assert!(written.starts_with(v["record"].as_str().unwrap_or("?").trim_end_matches('\n')));
+    // An unfinished one: what this run added may be taken back, what the
+    // record held may not.
+    let record = scratch("going.txt");
+    let next = scratch("going-2.txt");
+    let path = record.display().to_string();
+    let args = [
+        "play",
+        "ur",
+        "--hotseat",
+        "--seed",
+        "keep",
+        "--record",
+        &path,
+    ];
+    let run = race_in(&args, b"1\n1\n1\nquit\n", &[]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let before = std::fs::read_to_string(&record).expect("the record");
+    let resume = ["play", "--resume", &path, "--hotseat"];
+    let run = race_in(&resume, b"1\nundo\nquit\n", &[]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(!run.out.contains("goes on in"), "{}", run.out);
+    assert!(!next.exists());
+    assert_eq!(std::fs::read_to_string(&record).expect("kept"), before);
+    let run = race_in(&resume, b"undo\nquit\n", &[]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert!(
+        run.out
+            .contains(&format!("the game goes on in {}", next.display())),
+        "{}",
+        run.out
+    );
+    assert!(
+        run.out
+            .contains(&format!("the record is in {}", next.display())),
+        "{}",
+        run.out
+    );
+    assert_eq!(std::fs::read_to_string(&record).expect("kept"), before);
+    let (a, b) = (
+        json(&race(&["replay", "--json", &path]).out),
+        json(&race(&["replay", "--json", &next.display().to_string()]).out),
+    );
+    assert!(b["ply"].as_u64() < a["ply"].as_u64(), "{a} {b}");
+    // Nor can save shorten it.
+    let run = race_in(
+        &resume,
+        format!("undo\nsave {path}\nquit\n").as_bytes(),
+        &[],
+    );
+    assert!(
+        run.out
+            .contains("holds this game with plies this one has taken back"),
+        "{}",
+        run.out
+    );
+    assert_eq!(std::fs::read_to_string(&record).expect("kept"), before);
+}
+
+#[test]
 fn line_by_line_the_board_is_drawn_once_for_each_roll_offered() {
     for args in [
         &["play", "ur", "--hotseat", "--seed", "lines"][..],

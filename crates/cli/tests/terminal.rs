@@ -252,6 +252,32 @@ fn a_finished_record_says_so_and_steps_through() {
         written,
         "looking at a finished record leaves it as it was"
     );
+    // Going on from an earlier ply goes on in a new file, and says so.
+    let mut t = Term::start(
+        &[
+            "play", "--resume", "done.txt", "--level", "1", "--pace", "0",
+        ],
+        &dir,
+        100,
+        30,
+    );
+    t.wait_text("this record is of a finished game, kept as it is");
+    t.send("undo\r");
+    t.wait_for("where the game goes on", |s| {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        words
+            .join(" ")
+            .contains("the game goes on in done-2.txt, and done.txt keeps its record as it was.")
+    });
+    t.send("quit\r");
+    assert_eq!(t.exit_code(), 0);
+    assert_eq!(
+        std::fs::read_to_string(&record).expect("the record"),
+        written,
+        "an undo leaves the finished record as it was"
+    );
+    let v = replayed(&dir.join("done-2.txt"));
+    assert_eq!(v["over"], false, "{v}");
 }
 
 /// Light moves first and plays one move, then the bot's turn is left

@@ -263,7 +263,10 @@ pub fn run<E: crate::engine::Engine, R: BufRead>(
             let typed_ahead = t.offered != end && input.flush_typed_ahead();
             if !shown_end {
                 if t.s.resumed == Some(t.s.game.ply()) {
-                    t.say("this record is of a finished game; type replay to see its plies.")?;
+                    t.say(
+                        "this record is of a finished game, kept as it is; type replay to see \
+                         its plies (undo goes on from an earlier ply in a new file).",
+                    )?;
                 }
                 t.finish()?;
             }

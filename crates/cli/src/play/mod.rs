@@ -201,6 +201,8 @@ pub struct Session<E: Engine> {
     pub record: Option<RecordFile>,
     /// The ply the game was resumed at, if it was.
     pub resumed: Option<u32>,
+    /// The files `save` wrote (which it may write again).
+    saved: Vec<std::path::PathBuf>,
 }
 
 impl<E: Engine> Session<E> {
@@ -222,6 +224,7 @@ impl<E: Engine> Session<E> {
             seed,
             record,
             resumed: None,
+            saved: Vec::new(),
         };
         session.write_record()?;
         Ok(session)
@@ -253,6 +256,7 @@ impl<E: Engine> Session<E> {
             seed: GivenSeed::made(seed),
             record,
             resumed: Some(ply),
+            saved: Vec::new(),
         })
     }
 
@@ -468,12 +472,32 @@ impl<E: Engine> Session<E> {
         if !undone {
             return Said::Warn("there is nothing to take back.".to_owned());
         }
+        let moved = self.leave_kept_record();
         self.kept().unwrap_or_else(|| {
+            let moved = moved.map(|m| format!("; {m}")).unwrap_or_default();
             Said::Note(format!(
-                "taken back to ply {} (from {before}).",
+                "taken back to ply {} (from {before}){moved}.",
                 self.game.ply()
             ))
         })
+    }
+
+    /// When the game no longer holds all that a resumed record held (an
+    /// undo went back past it), its record goes on in the next numbered
+    /// file and the resumed one stays as it was; says so.
+    fn leave_kept_record(&mut self) -> Option<String> {
+        let file = self.record.as_ref()?;
+        if file.holds(self.game.log().len(), self.game.is_over()) {
+            return None;
+        }
+        let next = file.next();
+        let note = format!(
+            "the game goes on in {}, and {} keeps its record as it was",
+            next.path().display(),
+            file.path().display()
+        );
+        self.record = Some(next);
+        Some(note)
     }
 
     /// The side to move gives the game up.
@@ -507,21 +531,29 @@ impl<E: Engine> Session<E> {
     }
 
     /// Writes the record to `path` now. A file that exists is replaced
-    /// only when it is this game's own record or an earlier save of it.
+    /// only when it is this game's own record, was saved by this run, or
+    /// holds a record of this game that the game goes on from (so that no
+    /// record is shortened).
     pub fn save(&mut self, path: &str) -> Said {
         if path.is_empty() {
             return Said::Warn("save what file? (save FILE)".to_owned());
         }
         let target = std::path::Path::new(path);
-        let own = self.record.as_ref().is_some_and(|r| r.path() == target);
-        if !own && target.exists() && !self.saved_before(target) {
-            return Said::Warn(format!(
-                "refused: {path} already holds something other than this game; save under \
-                 another name."
-            ));
+        let own = self.record.as_ref().is_some_and(|r| r.path() == target)
+            || self.saved.iter().any(|p| p == target);
+        if !own
+            && target.exists()
+            && let Some(why) = self.not_replaceable(target)
+        {
+            return Said::Warn(format!("refused: {path} {why}; save under another name."));
         }
         match crate::output::write_whole(target, &self.game.to_record().to_string()) {
-            Ok(()) => Said::Note(format!("the record is in {path}.")),
+            Ok(()) => {
+                if !own {
+                    self.saved.push(target.to_owned());
+                }
+                Said::Note(format!("the record is in {path}."))
+            }
             Err(e) => Said::Warn(format!(
                 "refused: {path} cannot be written: {}",
                 io_words(&e)
@@ -529,16 +561,25 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    /// Whether the file holds a record of this game (the same rules, seed
-    /// and first side), at whatever ply.
-    fn saved_before(&self, path: &std::path::Path) -> bool {
+    /// Why the file at `path` may not be replaced by this game's record,
+    /// or `None` when it holds a record of this game (the same rules, seed
+    /// and first side) that the game goes on from.
+    fn not_replaceable(&self, path: &std::path::Path) -> Option<&'static str> {
+        let other = "already holds something other than this game";
         let Ok((_, text)) = crate::input::read_text(&path.display().to_string()) else {
-            return false;
+            return Some(other);
         };
-        dice_core::Record::<E>::parse(&text).is_ok_and(|r| {
-            let mine = self.game.to_record();
-            r.variant == mine.variant && r.seed == mine.seed && r.first == mine.first
-        })
+        let Ok(theirs) = dice_core::Record::<E>::parse(&text) else {
+            return Some(other);
+        };
+        let mine = self.game.to_record();
+        if (&theirs.variant, &theirs.seed, theirs.first) != (&mine.variant, &mine.seed, mine.first)
+        {
+            return Some(other);
+        }
+        let goes_on = mine.turns.starts_with(&theirs.turns)
+            && (theirs.result.is_none() || theirs.result == mine.result);
+        (!goes_on).then_some("holds this game with plies this one has taken back")
     }
 
     /// Changes the bot's level.

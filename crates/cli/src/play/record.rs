@@ -13,6 +13,18 @@ use crate::output;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordFile {
     path: PathBuf,
+    /// For a record this run did not make (one `--resume` opened): what it
+    /// held, which is never taken back from it.
+    kept: Option<Kept>,
+}
+
+/// What a record this run did not make held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Kept {
+    /// Its plies.
+    plies: usize,
+    /// Whether its game was over (it had a result line).
+    over: bool,
 }
 
 impl RecordFile {
@@ -27,14 +39,28 @@ impl RecordFile {
         output::claim(path, force, input, ", --resume it to go on with its game")?;
         Ok(RecordFile {
             path: path.to_owned(),
+            kept: None,
         })
     }
 
-    /// The file a game was resumed from, which it goes on being written to.
-    pub fn resumed(path: &Path) -> RecordFile {
+    /// The file a game was resumed from, holding `plies` plies of a game
+    /// over or not: the game goes on being written to it as long as it
+    /// goes on from all of that ([`RecordFile::holds`]).
+    pub fn resumed(path: &Path, plies: usize, over: bool) -> RecordFile {
         RecordFile {
             path: path.to_owned(),
+            kept: Some(Kept { plies, over }),
         }
+    }
+
+    /// Whether a game of `plies` plies, `over` or not, may be written to
+    /// this file: always to a file this run made; to a resumed record only
+    /// when the game holds every ply it held and, if it was over, is over
+    /// still (so a finished record is never written, and no record is
+    /// shortened).
+    pub fn holds(&self, plies: usize, over: bool) -> bool {
+        self.kept
+            .is_none_or(|kept| plies >= kept.plies && (over || !kept.over))
     }
 
     /// Where the record goes.
@@ -82,7 +108,7 @@ impl RecordFile {
             .map(|n| folder.join(format!("{base}-{n}{ext}")))
             .find(|p| !p.exists())
             .unwrap_or_else(|| self.path.clone());
-        RecordFile { path }
+        RecordFile { path, kept: None }
     }
 }
 
@@ -98,18 +124,36 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_record_is_never_taken_back() {
+        let path = Path::new("game.txt");
+        let on = RecordFile::resumed(path, 10, false);
+        assert!(on.holds(10, false) && on.holds(12, false) && on.holds(11, true));
+        assert!(!on.holds(9, false) && !on.holds(9, true));
+        let finished = RecordFile::resumed(path, 10, true);
+        assert!(finished.holds(10, true));
+        assert!(!finished.holds(10, false) && !finished.holds(8, false));
+        let made = finished.next();
+        assert!(made.holds(0, false), "a file this run made is its own");
+        let claimed = RecordFile {
+            path: path.to_owned(),
+            kept: None,
+        };
+        assert!(claimed.holds(0, false));
+    }
+
+    #[test]
     fn new_games_get_the_next_free_number() {
         let dir = scratch("next");
-        let first = RecordFile::resumed(&dir.join("game.txt"));
+        let first = RecordFile::resumed(&dir.join("game.txt"), 0, false);
         let second = first.next();
         assert_eq!(second.path(), dir.join("game-2.txt"));
         std::fs::write(second.path(), "x").unwrap();
         std::fs::write(dir.join("game-3.txt"), "x").unwrap();
         assert_eq!(first.next().path(), dir.join("game-4.txt"));
         assert_eq!(second.next().path(), dir.join("game-4.txt"));
-        let plain = RecordFile::resumed(&dir.join("notes"));
+        let plain = RecordFile::resumed(&dir.join("notes"), 0, false);
         assert_eq!(plain.next().path(), dir.join("notes-2"));
-        let dashed = RecordFile::resumed(&dir.join("my-game.txt"));
+        let dashed = RecordFile::resumed(&dir.join("my-game.txt"), 0, false);
         assert_eq!(dashed.next().path(), dir.join("my-game-2.txt"));
     }
 }

@@ -733,7 +733,8 @@ where
             } else if self.s.resumed == Some(self.s.game.ply()) {
                 add(
                     &mut lines,
-                    "this record is of a finished game: type replay to step through it",
+                    "this record is of a finished game, kept as it is: type replay to step \
+                     through it; undo goes on from an earlier ply in a new file",
                     0,
                     Look::default(),
                 );
