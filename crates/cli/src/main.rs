@@ -246,8 +246,10 @@ fn play_help() -> String {
         "In game (on the screen, ? shows the keys):\n{}\n\
          On the screen: up/down and enter pick a move. Watching (--watch, or stepping \
          through a finished record): space pauses and goes on, right or n plays one ply, \
-         + and - change the pace, q leaves. Ctrl-C leaves at any time; with --record the \
-         record is already written. Keys typed before a new roll is shown are ignored.\n\n\
+         + and - change the pace, q leaves. Ctrl-U clears the line and Ctrl-W deletes a \
+         word; q, quit and Ctrl-D ask before leaving a game that is on; Ctrl-Z suspends; \
+         Ctrl-C leaves at any time, and with --record the record is already written. Keys \
+         typed before a new roll is shown are ignored.\n\n\
          Pace: {} ms between bot moves on a terminal, none through a pipe (--pace MS).\n\n\
          Rules are written as a name, or as fields name=value spelled out in any order; \
          fields not given are the default rule set's (the first name below):\n{}{}",

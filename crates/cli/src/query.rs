@@ -169,16 +169,27 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
     out
 }
 
-/// The numbered move list: `1. light 3: hand-d1`, several to a line.
+/// The columns one ply takes in [`move_list`].
+pub const MOVE_LIST_COLUMN: usize = 24;
+
+/// The numbered move list: `1. l 3: hand-d1`, four to a line.
 pub fn move_list<E: Engine>(log: &[LogEntry<E>]) -> String {
+    move_list_by::<E>(log, 4)
+}
+
+/// The numbered move list, `per_line` plies to a line (at least one).
+pub fn move_list_by<E: Engine>(log: &[LogEntry<E>], per_line: usize) -> String {
     let mut out = String::new();
     let items: Vec<String> = log
         .iter()
         .enumerate()
         .map(|(i, e)| format!("{:>4}. {} {}", i + 1, e.side.letter(), E::entry_label(e)))
         .collect();
-    for chunk in items.chunks(4) {
-        let line: Vec<String> = chunk.iter().map(|s| format!("{s:<24}")).collect();
+    for chunk in items.chunks(per_line.max(1)) {
+        let line: Vec<String> = chunk
+            .iter()
+            .map(|s| format!("{s:<MOVE_LIST_COLUMN$}"))
+            .collect();
         out.push_str(line.join("").trim_end());
         out.push('\n');
     }

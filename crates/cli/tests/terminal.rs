@@ -141,6 +141,14 @@ fn line_by_line_on_a_terminal_lines_typed_ahead_are_dropped() {
     assert_eq!(t.exit_code(), 0);
 }
 
+/// Leaves a game that is not over with `keys` (q and Enter at a prompt, q
+/// when watching, Ctrl-D): the screen asks first, and y leaves.
+fn leave(t: &mut Term, keys: &str) {
+    t.send(keys);
+    t.wait_text("leave the game? (y/n)");
+    t.send("y");
+}
+
 /// Waits for light's prompt (the person's turn) after ply `after`, and
 /// returns the screen.
 fn lights_turn_after(t: &mut Term, after: u32) -> String {
@@ -159,7 +167,7 @@ fn play_then_quit(dir: &Path, args: &[&str], moves: usize, first: &str) {
         t.send("\r");
         lights_turn_after(&mut t, before);
     }
-    t.send("q\r");
+    leave(&mut t, "q\r");
     assert_eq!(t.exit_code(), 0, "{}", t.screen());
 }
 
@@ -269,7 +277,7 @@ fn a_finished_record_says_so_and_steps_through() {
             .join(" ")
             .contains("the game goes on in done-2.txt, and done.txt keeps its record as it was.")
     });
-    t.send("quit\r");
+    leave(&mut t, "quit\r");
     assert_eq!(t.exit_code(), 0);
     assert_eq!(
         std::fs::read_to_string(&record).expect("the record"),
@@ -374,7 +382,7 @@ fn a_second_game_goes_to_a_numbered_file() {
     let before = ply_of(&t.wait_text("light> ")).expect("a ply");
     t.send("\r");
     lights_turn_after(&mut t, before);
-    t.send("q\r");
+    leave(&mut t, "q\r");
     assert_eq!(t.exit_code(), 0);
     let first = replayed(&dir.join("game.txt"));
     let second = replayed(&dir.join("game-2.txt"));
@@ -403,7 +411,7 @@ fn the_screen_holds_one_board_however_many_plies() {
     let screen = t.wait_for("ten plies", |s| ply_of(s).is_some_and(|p| p >= 10));
     assert_eq!(boards(&screen), 1, "{screen}");
     assert!(t.alternate());
-    t.send("q");
+    leave(&mut t, "q");
     assert_eq!(t.exit_code(), 0);
     t.wait_own_screen();
 }
@@ -421,7 +429,7 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
         assert_eq!(screen.matches(numbers).count(), 1, "{numbers}:\n{screen}");
     }
     assert!(screen.contains("borne off"), "{screen}");
-    t.send("q");
+    leave(&mut t, "q");
     assert_eq!(t.exit_code(), 0);
     let mut t = watch("ur", "narrow", "25", &dir, 40, 30);
     let screen = t.wait_for("six plies", |s| ply_of(s).is_some_and(|p| p >= 6));
@@ -429,7 +437,7 @@ fn a_narrow_terminal_gets_the_narrow_board_unwrapped() {
     for hands in ["light  hand", "dark   hand"] {
         assert_eq!(screen.matches(hands).count(), 1, "{hands}:\n{screen}");
     }
-    t.send("q");
+    leave(&mut t, "q");
     assert_eq!(t.exit_code(), 0);
     // Narrower than the board: a message, not a broken board.
     let mut t = Term::start(&["play", "senet", "--seed", "narrow"], &dir, 30, 20);
@@ -448,8 +456,8 @@ fn the_keys_box_wraps_its_lines_on_a_narrow_screen() {
     // The ends of the longest lines, which a cut box would lose.
     let screen = t.wait_text("--table)");
     assert!(screen.contains("written)"), "{screen}");
-    t.send("q");
-    t.send("q");
+    t.send("x");
+    leave(&mut t, "q");
     assert_eq!(t.exit_code(), 0);
 }
 
@@ -478,6 +486,240 @@ fn watching_pauses_steps_changes_pace_and_leaves() {
     t.wait_for("playing on", |s| {
         !s.contains("· paused") && ply_of(s).is_some_and(|p| p > at + 2)
     });
+    leave(&mut t, "q");
+    assert_eq!(t.exit_code(), 0);
+}
+
+/// The input line: the screen's line that starts with `prompt`.
+fn input_line(screen: &str, prompt: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.starts_with(prompt))
+        .unwrap_or_default()
+        .trim_end()
+        .to_owned()
+}
+
+#[test]
+fn control_chords_edit_the_line_and_are_never_typed() {
+    let dir = folder("chords");
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--seed", "chords", "--first", "light", "--level", "1", "--pace", "0",
+            "--record", "game.txt",
+        ],
+        &dir,
+        100,
+        30,
+    );
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    t.send("\r");
+    let screen = lights_turn_after(&mut t, before);
+    let at = ply_of(&screen).expect("a ply");
+    // Ctrl-U clears the line: with nothing typed, Enter plays the move
+    // picked (a `u` typed would have undone the last one).
+    t.send("undo\x15");
+    t.wait_for("the line cleared", |s| {
+        input_line(s, "light> ") == "light> enter plays the move picked, or type"
+    });
+    t.send("\x15\r");
+    let screen = lights_turn_after(&mut t, at);
+    assert!(!screen.contains("taken back"), "{screen}");
+    // Ctrl-W deletes a word, Ctrl-A and Alt-x type nothing.
+    t.send("save my game.txt\x17");
+    t.wait_for("a word deleted", |s| {
+        input_line(s, "light> ") == "light> save my"
+    });
+    t.send("\x17\x17x\x01\x1bx");
+    t.wait_for("no letter for a chord", |s| {
+        input_line(s, "light> ") == "light> x"
+    });
+    t.send("\x15");
+    // Ctrl-D asks, saying where the record is; n goes on, y leaves.
+    let ply = ply_of(&t.screen()).expect("a ply");
+    t.send("\x04");
+    let screen = t.wait_text("leave the game? (y/n)");
+    let words = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(&format!(
+            "the game is not over; its record is in game.txt (ply {ply}): race play ur --resume \
+             game.txt goes on with it."
+        )),
+        "{screen}"
+    );
+    t.send("n");
+    t.wait_text("the game goes on.");
+    leave(&mut t, "\x04");
+    assert_eq!(t.exit_code(), 0);
+    assert_eq!(
+        turns(&dir.join("game.txt")).len(),
+        usize::try_from(ply).expect("plies")
+    );
+    // Without a record, q says there is none.
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--seed", "chords", "--first", "light", "--level", "1", "--pace", "0",
+        ],
+        &dir,
+        100,
+        30,
+    );
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    t.send("\r");
+    lights_turn_after(&mut t, before);
+    t.send("q\r");
+    t.wait_text("the game is not over; there is no record of it (save FILE writes one).");
+    t.send("y");
+    assert_eq!(t.exit_code(), 0);
+}
+
+#[test]
+fn ctrl_z_suspends_the_game_as_a_job_and_fg_goes_on() {
+    let dir = folder("suspend");
+    let mut shell = Term::start_program("bash", &["--norc", "--noprofile", "-i"], &dir, 100, 30);
+    shell.wait_for("a prompt", |s| s.contains('$') || s.contains('#'));
+    shell.send(&format!(
+        "'{}' play ur --seed jobs --first light --level 1 --pace 0\r",
+        env!("CARGO_BIN_EXE_race")
+    ));
+    let before = ply_of(&shell.wait_text("light> ")).expect("a ply");
+    assert!(shell.alternate());
+    shell.send("\x1a");
+    shell.wait_for("the job stopped", |s| s.contains("Stopped"));
+    assert!(!shell.alternate(), "the screen is put away");
+    shell.send("fg\r");
+    let screen = shell.wait_text("light> ");
+    assert!(shell.alternate(), "the screen is back");
+    assert_eq!(boards(&screen), 1, "{screen}");
+    // The game goes on where it was.
+    shell.send("\r");
+    lights_turn_after(&mut shell, before);
+    shell.send("\x03");
+    shell.wait_own_screen();
+    shell.send("exit\r");
+    assert_eq!(shell.exit_code(), 130, "bash exits as its last job did");
+}
+
+#[test]
+fn the_boxes_fit_and_scroll_and_the_plies_panel_scrolls_back() {
+    let dir = folder("boxes");
+    let record = dir.join("done.txt");
+    let watched = race_in(
+        &[
+            "play",
+            "senet",
+            "--watch",
+            "--seed",
+            "done",
+            "--level",
+            "1",
+            "--record",
+            &record.display().to_string(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(watched.code, 0, "{}", watched.err);
+    let plies = turns(&dir.join("done.txt")).len();
+    assert!(plies > 100, "{plies} plies");
+    for (cols, rows) in [(80, 24), (100, 30)] {
+        let mut t = Term::start(&["play", "--resume", "done.txt"], &dir, cols, rows);
+        t.wait_text("wins with every piece borne off");
+        // The plies open at the newest, and scroll to the first.
+        t.send("list\r");
+        let last = format!("{plies:>4}. ");
+        let screen = t.wait_text(&format!(
+            "of {}",
+            plies.div_ceil((usize::from(cols) - 4) / 24)
+        ));
+        assert!(screen.contains(&last), "the newest ply: {screen}");
+        assert!(
+            !screen.contains("   1. l ") && !screen.contains("   1. d "),
+            "{screen}"
+        );
+        t.send("\x1b[H");
+        let screen = t.wait_for("the first ply", |s| s.contains("   1. "));
+        assert!(!screen.contains(&last), "{screen}");
+        t.send("\x1b[F");
+        t.wait_text(&last);
+        t.send("x");
+        t.wait_for("the box closed", |s| !s.contains("┌ plies "));
+        // The keys from the first to the last line.
+        t.send("?");
+        let screen = t.wait_text("playing");
+        assert!(!screen.contains("Keys typed before"), "{screen}");
+        t.send("\x1b[F");
+        let screen = t.wait_text("Keys typed before a new roll is shown are ignored.");
+        assert!(!screen.contains("│playing"), "{screen}");
+        t.send("\x1b[5~");
+        t.send("x");
+        t.wait_for("the box closed", |s| !s.contains("┌ keys "));
+        // The plies panel pages back, and forward again.
+        t.send("\x1b[5~");
+        let screen = t.wait_text("(page down: later)");
+        let newest = format!("{plies}. ");
+        assert!(!screen.contains(&newest), "{screen}");
+        t.send("\x1b[6~\x1b[6~\x1b[6~");
+        t.wait_for("the newest again", |s| {
+            s.contains("last plies") && s.contains(&newest)
+        });
+        t.send("q");
+        assert_eq!(t.exit_code(), 0);
+    }
+}
+
+#[test]
+fn ascii_draws_the_whole_screen_in_ascii() {
+    let dir = folder("ascii");
+    let mut t = Term::start(
+        &[
+            "play", "ur", "--ascii", "--seed", "ascii", "--first", "light", "--level", "1",
+            "--pace", "0", "--record", "game.txt",
+        ],
+        &dir,
+        80,
+        24,
+    );
+    let before = ply_of(&t.wait_text("light> ")).expect("a ply");
+    let screen = t.screen();
+    assert!(screen.is_ascii(), "{screen}");
+    t.send("\r");
+    let screen = lights_turn_after(&mut t, before);
+    assert!(screen.is_ascii(), "{screen}");
+    // Each box, and a question, and a refusal.
+    for (open, shows) in [
+        ("?", "+ keys "),
+        ("list\r", "+ plies "),
+        ("route\r", "+ route "),
+    ] {
+        t.send(open);
+        let screen = t.wait_text(shows);
+        assert!(screen.is_ascii(), "{open:?}:\n{screen}");
+        t.send("x");
+        t.wait_for("the box closed", |s| !s.contains(shows));
+    }
+    for (keys, shows) in [
+        ("\x04", "leave the game? (y/n)"),
+        ("n", "the game goes on."),
+        ("zzz\r", "neither a move nor a command"),
+    ] {
+        t.send(keys);
+        let screen = t.wait_text(shows);
+        assert!(screen.is_ascii(), "{keys:?}:\n{screen}");
+    }
+    t.send("\x03");
+    assert_eq!(t.exit_code(), 130);
+    // Senet's board, watched to the end of a game.
+    let mut t = Term::start(
+        &[
+            "play", "senet", "--ascii", "--watch", "--seed", "ascii", "--level", "1", "--pace", "0",
+        ],
+        &dir,
+        80,
+        24,
+    );
+    let screen = t.wait_text("wins with every piece borne off");
+    assert!(screen.is_ascii(), "{screen}");
     t.send("q");
     assert_eq!(t.exit_code(), 0);
 }

@@ -17,7 +17,7 @@ use dice_core::{Dice, Game, PlayError, Rules, Seed, Setup, Side, Undone, throw_b
 use crate::engine::Engine;
 use crate::error::{Failure, Refused};
 use crate::input::{GivenSeed, io_words};
-use crate::query::{move_list, result_line};
+use crate::query::{MOVE_LIST_COLUMN, move_list, move_list_by, result_line};
 use crate::render;
 use crate::style::Style;
 
@@ -87,7 +87,7 @@ pub const COMMANDS: &str =
   resign            give the game up
   replay            the moves of a finished game, one by one
   help (h, ?)       this list
-  quit (q)          leave (with --record the record is already written)
+  quit (q)          leave (on the screen, asks first while the game is on)
 ";
 
 /// A command typed in game.
@@ -605,6 +605,12 @@ impl<E: Engine> Session<E> {
     /// The numbered list of every ply.
     pub fn list(&self) -> String {
         move_list::<E>(self.game.log())
+    }
+
+    /// The numbered list of every ply in lines of at most `width` columns
+    /// (as many plies to a line as fit).
+    pub fn list_within(&self, width: usize) -> String {
+        move_list_by::<E>(self.game.log(), (width / MOVE_LIST_COLUMN).max(1))
     }
 
     /// The route of the side to move (or the person's).

@@ -9,6 +9,7 @@
 //! or after a move that throws again) are dropped and the player told once,
 //! so that no move is made blind.
 
+use std::cell::Cell;
 use std::io::{BufWriter, Stdout};
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc::{Receiver, Sender};
@@ -19,6 +20,7 @@ use dice_core::Game;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style as Look};
+use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 use ratatui::{Frame, Terminal};
@@ -45,23 +47,89 @@ const TICK: Duration = Duration::from_millis(40);
 /// How long the screen has to leave by itself after a signal.
 const SIGNAL_GRACE: Duration = Duration::from_secs(2);
 
-/// The keys, for `?`.
+/// The keys, for `?`: every key the screen answers.
 const KEYS: &str = "\
 playing
-  up/down, tab      pick a move from the list
+  up/down, tab      pick a move from the list (shift-tab: back)
   enter             play the move picked, or what was typed
   type              a move (a2-d2, 12-15), its number, or a command:
 COMMANDS
+  backspace         delete the last letter typed
+  ctrl-w            delete the last word typed
+  ctrl-u, esc       clear what was typed
+  q                 when the game is over: leave
 watching, and stepping through a finished game
   space             pause and go on
   right or n        one ply (while paused)
-  + and -           faster and slower
-  q                 leave
+  + and -           faster and slower (= and _ too)
+  q                 leave (asks first while the game is on)
+  q, esc            stepping through: back to the end of the game
 anywhere
   ?                 these keys
-  ctrl-c            leave (with --record the record is already written)
+  page up/down      earlier and later plies in the plies panel (end: the last)
+  ctrl-d            leave (asks first while the game is on, saying where its record is)
+  ctrl-z            suspend, as a terminal program does (fg goes on)
+  ctrl-c            leave at once (with --record the record is already written)
+  y, n              answer a question (a new game? leave?)
+in a box (these keys, the plies, the route)
+  up/down, page up/down, home/end   scroll it
+  any other key     close it
 
 Keys typed before a new roll is shown are ignored.";
+
+/// Borders in plain ASCII, for `--ascii`.
+const ASCII_BORDER: border::Set<'static> = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
+
+/// A box over the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pop {
+    /// The keys.
+    Keys,
+    /// The numbered list of every ply.
+    Plies,
+    /// The route.
+    Route,
+}
+
+/// A box shown over the screen, scrolled when it is longer than the
+/// screen is high.
+struct Overlay {
+    pop: Pop,
+    /// The first line shown (`usize::MAX`: the last page).
+    top: usize,
+    /// What the last drawing found: the furthest first line, and how many
+    /// lines a page shows (for the scrolling keys).
+    fit: Cell<(usize, usize)>,
+}
+
+impl Overlay {
+    fn new(pop: Pop) -> Overlay {
+        Overlay {
+            pop,
+            // The plies open on the newest, everything else at its start.
+            top: if pop == Pop::Plies { usize::MAX } else { 0 },
+            fit: Cell::new((0, 1)),
+        }
+    }
+}
+
+/// A question the screen waits a y or n for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// A new game, while this one is on.
+    New,
+    /// Leaving, while the game is on.
+    Leave,
+}
 
 /// What wakes the screen besides a key.
 enum Wake<M> {
@@ -116,6 +184,29 @@ impl Drop for Screen {
     }
 }
 
+/// Puts the screen away and stops the program (its process group), as
+/// Ctrl-Z does to a program on a terminal (in raw mode the terminal hands
+/// Ctrl-Z over as a key); once the shell lets it go on (`fg`), takes the
+/// screen back, to be drawn whole again.
+fn suspend(terminal: &mut Terminal<CrosstermBackend<Out>>) -> std::io::Result<()> {
+    restore();
+    // A group no shell can hand back (an orphaned one) is not stopped: the
+    // screen then comes straight back.
+    let _ = rustix::process::kill_current_process_group(rustix::process::Signal::TSTP);
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(
+        std::io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All),
+        crossterm::cursor::Hide
+    )?;
+    // Both buffers blank (the last frame forgotten): the next frame is
+    // drawn whole. (`Terminal::clear` would ask the terminal where its
+    // cursor is, which not every terminal answers.)
+    terminal.swap_buffers();
+    Ok(())
+}
+
 /// Leaves the alternate screen and raw mode (twice does no harm).
 fn restore() {
     let _ = crossterm::execute!(
@@ -159,8 +250,14 @@ struct Ui<E: Engine> {
     dropped: usize,
     notice: Option<String>,
     said: Option<Said>,
-    overlay: Option<(&'static str, String)>,
-    asking_new: bool,
+    overlay: Option<Overlay>,
+    asking: Option<Ask>,
+    /// How many plies back from the newest the plies panel ends.
+    back: usize,
+    /// How many lines the plies panel showed at the last drawing.
+    panel_rows: Cell<usize>,
+    /// Ctrl-Z was typed: the screen is to be put away and the program stopped.
+    suspend: bool,
     review: Option<Review<E>>,
     leave: Option<Leave>,
     dirty: bool,
@@ -216,7 +313,10 @@ where
         notice: None,
         said,
         overlay: None,
-        asking_new: false,
+        asking: None,
+        back: 0,
+        panel_rows: Cell::new(1),
+        suspend: false,
         review: None,
         leave: None,
         dirty: true,
@@ -269,6 +369,11 @@ where
             }
             if let Some(leave) = self.leave.take() {
                 return Ok(leave);
+            }
+            if std::mem::take(&mut self.suspend) {
+                suspend(terminal)?;
+                self.dirty = true;
+                continue;
             }
             let wait = if self.thinking {
                 Duration::from_millis(5)
@@ -329,9 +434,11 @@ where
         Ok(())
     }
 
-    /// A ply was played: the pace runs from now.
+    /// A ply was played: the pace runs from now, and the plies panel
+    /// shows the newest.
     fn played(&mut self) {
         self.last_ply = Instant::now();
+        self.back = 0;
         self.steps = self.steps.saturating_sub(1);
         self.notice = None;
         self.dirty = true;
@@ -405,20 +512,43 @@ where
             self.leave = Some(Leave::Signal(signal_hook::consts::SIGINT));
             return Ok(());
         }
-        if is_ctrl(&key, 'd') {
-            self.leave = Some(Leave::Quit);
+        if is_ctrl(&key, 'z') {
+            self.suspend = true;
             return Ok(());
         }
-        if self.overlay.take().is_some() {
-            return Ok(());
-        }
-        if self.asking_new {
-            self.asking_new = false;
-            if matches!(key.code, KeyCode::Char('y' | 'Y')) {
-                self.new_game()?;
-            } else {
-                self.said = Some(Said::Note("the game goes on.".to_owned()));
+        if let Some(ask) = self.asking.take() {
+            let yes = matches!(key.code, KeyCode::Char('y' | 'Y'))
+                || (ask == Ask::Leave && is_ctrl(&key, 'd'));
+            match (ask, yes) {
+                (Ask::New, true) => self.new_game()?,
+                (Ask::Leave, true) => self.leave = Some(Leave::Quit),
+                (_, false) => self.said = Some(Said::Note("the game goes on.".to_owned())),
             }
+            return Ok(());
+        }
+        if is_ctrl(&key, 'd') {
+            self.overlay = None;
+            self.quit();
+            return Ok(());
+        }
+        if let Some(overlay) = &mut self.overlay {
+            let (last, page) = overlay.fit.get();
+            let top = overlay.top.min(last);
+            overlay.top = match key.code {
+                KeyCode::Up => top.saturating_sub(1),
+                KeyCode::Down => (top + 1).min(last),
+                KeyCode::PageUp => top.saturating_sub(page),
+                KeyCode::PageDown => (top + page).min(last),
+                KeyCode::Home => 0,
+                KeyCode::End => last,
+                _ => {
+                    self.overlay = None;
+                    return Ok(());
+                }
+            };
+            return Ok(());
+        }
+        if self.panel_key(&key) {
             return Ok(());
         }
         if self.review.is_some() {
@@ -435,7 +565,7 @@ where
         match self.s.to_move() {
             Some((_, Mover::Bot)) if self.s.opts.mode == Mode::Watch => {
                 if key.code == KeyCode::Char('q') {
-                    self.leave = Some(Leave::Quit);
+                    self.quit();
                 } else {
                     self.watch_key(&key);
                 }
@@ -444,6 +574,41 @@ where
             _ => self.input_key(&key)?,
         }
         Ok(())
+    }
+
+    /// Page up and down (and end) scroll the plies panel; says whether the
+    /// key was one of those.
+    fn panel_key(&mut self, key: &KeyEvent) -> bool {
+        let page = self.panel_rows.get().saturating_sub(1).max(1);
+        let oldest = self.s.game.log().len();
+        match key.code {
+            KeyCode::PageUp => self.back = (self.back + page).min(oldest),
+            KeyCode::PageDown => self.back = self.back.saturating_sub(page),
+            KeyCode::End if self.typed.is_empty() => self.back = 0,
+            _ => return false,
+        }
+        true
+    }
+
+    /// Leaves, after asking while the game is on (saying where its record
+    /// is, or that there is none).
+    fn quit(&mut self) {
+        if self.review.is_some() || !self.s.in_progress() {
+            self.leave = Some(Leave::Quit);
+            return;
+        }
+        let record = match &self.s.record {
+            Some(file) => format!(
+                "its record is in {} (ply {}): race play {} --resume {} goes on with it",
+                file.path().display(),
+                self.s.game.ply(),
+                E::CMD,
+                file.path().display()
+            ),
+            None => "there is no record of it (save FILE writes one)".to_owned(),
+        };
+        self.said = Some(Said::Note(format!("the game is not over; {record}.")));
+        self.asking = Some(Ask::Leave);
     }
 
     /// Space, right or n, + and -, ?.
@@ -471,7 +636,7 @@ where
             KeyCode::Char('-' | '_') => {
                 self.pace = (self.pace * 2).clamp(PACE_MIN, PACE_MAX);
             }
-            KeyCode::Char('?') => self.overlay = Some(("keys", keys_text())),
+            KeyCode::Char('?') => self.overlay = Some(Overlay::new(Pop::Keys)),
             _ => {}
         }
     }
@@ -479,6 +644,21 @@ where
     /// A key at a person's prompt, or at the end of the game.
     fn input_key(&mut self, key: &KeyEvent) -> Result<(), Failure> {
         self.notice = None;
+        // A chord is never typed as its letter.
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            match key.code {
+                KeyCode::Char('u') => self.typed.clear(),
+                KeyCode::Char('w') => {
+                    let kept = self.typed.trim_end().rfind(' ').map_or(0, |at| at + 1);
+                    self.typed.truncate(kept);
+                }
+                _ => {}
+            }
+            return Ok(());
+        }
         let count = self.s.game.legal().len();
         match key.code {
             KeyCode::Up | KeyCode::BackTab if count > 0 => {
@@ -500,7 +680,7 @@ where
             }
             KeyCode::Esc => self.typed.clear(),
             KeyCode::Char('?') if self.typed.is_empty() => {
-                self.overlay = Some(("keys", keys_text()));
+                self.overlay = Some(Overlay::new(Pop::Keys));
             }
             KeyCode::Char('q') if self.typed.is_empty() && self.s.game.is_over() => {
                 self.leave = Some(Leave::Quit);
@@ -521,8 +701,8 @@ where
                 }
             }
             Command::Moves | Command::Board => {}
-            Command::List => self.overlay = Some(("plies", self.s.list())),
-            Command::Route => self.overlay = Some(("route", self.s.route())),
+            Command::List => self.overlay = Some(Overlay::new(Pop::Plies)),
+            Command::Route => self.overlay = Some(Overlay::new(Pop::Route)),
             Command::Undo => {
                 self.said = Some(self.s.undo());
                 self.generation += 1;
@@ -530,7 +710,7 @@ where
             }
             Command::New => {
                 if self.s.in_progress() {
-                    self.asking_new = true;
+                    self.asking = Some(Ask::New);
                 } else {
                     self.new_game()?;
                 }
@@ -553,8 +733,8 @@ where
                     ));
                 }
             }
-            Command::Help => self.overlay = Some(("keys", keys_text())),
-            Command::Quit => self.leave = Some(Leave::Quit),
+            Command::Help => self.overlay = Some(Overlay::new(Pop::Keys)),
+            Command::Quit => self.quit(),
         }
         Ok(())
     }
@@ -579,6 +759,28 @@ where
 
     fn paint(&self, paint: Paint) -> Look {
         look(paint, &self.colour)
+    }
+
+    /// The Unicode text, or the ASCII one under `--ascii`.
+    fn pick<'a>(&self, unicode: &'a str, ascii: &'a str) -> &'a str {
+        self.colour.pick(unicode, ascii)
+    }
+
+    /// What stands between the parts of the first line and the keys line.
+    fn sep(&self) -> &'static str {
+        self.pick(" · ", " | ")
+    }
+
+    /// A panel: a frame with a title and a column of room inside each side.
+    fn panel(&self, title: &str) -> Block<'static> {
+        let block = Block::bordered()
+            .title(title.to_owned())
+            .padding(Padding::horizontal(1));
+        if self.colour.unicode {
+            block
+        } else {
+            block.border_set(ASCII_BORDER)
+        }
     }
 
     fn draw(&self, f: &mut Frame) {
@@ -642,9 +844,12 @@ where
             (b, t, p)
         };
         f.render_widget(Paragraph::new(self.head_line(area.width)), head);
-        f.render_widget(Paragraph::new(board).block(panel(" board ")), board_area);
         f.render_widget(
-            Paragraph::new(turn_lines).block(panel(&self.turn_title())),
+            Paragraph::new(board).block(self.panel(" board ")),
+            board_area,
+        );
+        f.render_widget(
+            Paragraph::new(turn_lines).block(self.panel(&self.turn_title())),
             turn_area,
         );
         self.draw_plies(f, plies_area);
@@ -659,9 +864,62 @@ where
             )),
             keys,
         );
-        if let Some((title, text)) = &self.overlay {
-            overlay(f, area, title, text);
+        if let Some(overlay) = &self.overlay {
+            self.draw_overlay(f, area, overlay);
         }
+    }
+
+    /// A box of text over the middle of the screen, as many lines as fit
+    /// from the overlay's first, its lines wrapped at spaces (not cut) on
+    /// a screen narrower than they are.
+    fn draw_overlay(&self, f: &mut Frame, area: Rect, overlay: &Overlay) {
+        // The frame and a blank column take two columns on each side.
+        let room = usize::from(area.width.saturating_sub(4)).max(1);
+        let (title, text) = match overlay.pop {
+            Pop::Keys => ("keys", keys_text()),
+            Pop::Plies => ("plies", self.s.list_within(room)),
+            Pop::Route => ("route", self.s.route()),
+        };
+        let lines: Vec<String> = text
+            .lines()
+            .flat_map(|l| wrap(l, room, hanging_indent(l)))
+            .collect();
+        let rows = usize::from(area.height.saturating_sub(2)).max(1);
+        let last = lines.len().saturating_sub(rows);
+        let top = overlay.top.min(last);
+        overlay.fit.set((last, rows));
+        let bottom = if last == 0 {
+            " any key closes ".to_owned()
+        } else {
+            format!(
+                " {}-{} of {}: {} scroll, any other key closes ",
+                top + 1,
+                (top + rows).min(lines.len()),
+                lines.len(),
+                self.pick("↑↓ pgup pgdn", "up down pgup pgdn"),
+            )
+        };
+        let shown: Vec<Line> = lines
+            .iter()
+            .skip(top)
+            .take(rows)
+            .map(|l| Line::raw(l.clone()))
+            .collect();
+        // As wide as the widest line, wherever it is scrolled to.
+        let widest = lines.iter().map(|l| Span::raw(l.as_str()).width()).max();
+        let width = (widest.unwrap_or(0) + 4).max(Span::raw(bottom.as_str()).width() + 2);
+        let rect = area.centered(
+            Constraint::Length(len(width).min(area.width)),
+            Constraint::Length((len(shown.len()) + 2).min(area.height)),
+        );
+        let mut block = Block::bordered()
+            .title(format!(" {title} "))
+            .title_bottom(bottom);
+        if !self.colour.unicode {
+            block = block.border_set(ASCII_BORDER);
+        }
+        f.render_widget(Clear, rect);
+        f.render_widget(Paragraph::new(shown).block(block), rect);
     }
 
     /// What a terminal too small for the board gets instead: what it
@@ -681,16 +939,17 @@ where
 
     /// The game, who plays, the ply and the record; shorter when narrow.
     fn head_line(&self, width: u16) -> Line<'static> {
-        let mut text = format!("{} · ply {}", self.s.title(), self.s.game.ply());
+        let sep = self.sep();
+        let mut text = format!("{}{sep}ply {}", self.s.title(), self.s.game.ply());
         if let Some(file) = &self.s.record {
-            text.push_str(&format!(" · record {}", file.path().display()));
+            text.push_str(&format!("{sep}record {}", file.path().display()));
         }
         if self.review.is_some() {
-            text.push_str(" · replaying the record");
+            text.push_str(&format!("{sep}replaying the record"));
         }
         if Span::raw(text.as_str()).width() > usize::from(width) {
             text = format!(
-                "{} {} · ply {}",
+                "{} {}{sep}ply {}",
                 E::CMD,
                 self.s.game.variant(),
                 self.s.game.ply()
@@ -753,7 +1012,8 @@ where
         if mover == Mover::Person && self.review.is_none() {
             for (i, choice) in self.s.choices().iter().enumerate() {
                 let picked = i == self.pick;
-                let text = format!("{} {:>2}. {choice}", if picked { "›" } else { " " }, i + 1);
+                let mark = if picked { self.pick("›", ">") } else { " " };
+                let text = format!("{mark} {:>2}. {choice}", i + 1);
                 let look = if picked {
                     self.paint(Paint::Mark).add_modifier(Modifier::BOLD)
                 } else {
@@ -768,7 +1028,7 @@ where
         } else if self.review.is_some() {
             "replaying the record"
         } else if self.thinking {
-            "the bot is thinking…"
+            self.pick("the bot is thinking…", "the bot is thinking...")
         } else {
             "the bot plays next"
         };
@@ -776,15 +1036,18 @@ where
         lines
     }
 
-    /// The opening and the plies, newest last, as many as fit; each side's
-    /// last turn (every ply of it) in bold.
+    /// The opening and the plies, newest last, as many as fit, ending
+    /// [`Ui::back`] plies before the newest; each side's last turn (every
+    /// ply of it) in bold.
     fn draw_plies(&self, f: &mut Frame, area: Rect) {
         let width = usize::from(area.width.saturating_sub(FRAME)).max(10);
         let rows = usize::from(area.height.saturating_sub(2));
+        self.panel_rows.set(rows);
         let log = self.s.game.log();
         let last = render::last_turns(log);
+        let end = log.len().saturating_sub(self.back);
         let mut lines: Vec<Line> = Vec::new();
-        for i in (0..log.len()).rev() {
+        for i in (0..end).rev() {
             if lines.len() >= rows {
                 break;
             }
@@ -811,7 +1074,12 @@ where
         let skip = lines.len().saturating_sub(rows);
         lines.reverse();
         let lines: Vec<Line> = lines.into_iter().skip(skip).collect();
-        f.render_widget(Paragraph::new(lines).block(panel(" last plies ")), area);
+        let title = if end < log.len() {
+            format!(" plies to {end} of {} (page down: later) ", log.len())
+        } else {
+            " last plies ".to_owned()
+        };
+        f.render_widget(Paragraph::new(lines).block(self.panel(&title)), area);
     }
 
     /// The notice, or what the last command said, in lines of at most
@@ -830,8 +1098,11 @@ where
     }
 
     fn draw_input(&self, f: &mut Frame, area: Rect) {
-        if self.asking_new {
-            let text = "the game is not over: start a new one? (y/n)";
+        if let Some(ask) = self.asking {
+            let text = match ask {
+                Ask::New => "the game is not over: start a new one? (y/n)",
+                Ask::Leave => "leave the game? (y/n)",
+            };
             f.render_widget(
                 Paragraph::new(Line::styled(text, self.paint(Paint::Bold))),
                 area,
@@ -869,33 +1140,61 @@ where
 
     /// The keys that work now, in full and short.
     fn keys_line(&self) -> [String; 2] {
+        let sep = self.sep();
+        let join = |parts: &[&str]| parts.join(sep);
         let pace = format!("pace {} ms", self.pace.as_millis());
-        let paused = if self.paused { " · paused" } else { "" };
+        let paused = if self.paused {
+            format!("{sep}paused")
+        } else {
+            String::new()
+        };
+        let step = self.pick("→ or n step", "right or n step");
         let watch = |leave: &str| {
             [
                 format!(
-                    "space pause · → or n step · + faster · - slower · {leave} · ? keys · \
-                     {pace}{paused}"
+                    "{}{paused}",
+                    join(&[
+                        "space pause",
+                        step,
+                        "+ faster",
+                        "- slower",
+                        leave,
+                        "? keys",
+                        &pace
+                    ])
                 ),
-                format!("space · n · + - · {leave} · ?{paused}"),
+                format!("{}{paused}", join(&["space", "n", "+ -", leave, "?"])),
             ]
         };
         if self.review.is_some() {
             return watch("q back");
         }
-        let [long, short] = match self.s.to_move() {
-            Some((_, Mover::Bot)) if self.s.opts.mode == Mode::Watch => return watch("q leave"),
+        let pick = self.pick("↑↓ pick", "up/down pick");
+        let pick_short = self.pick("↑↓ enter", "up/down enter");
+        match self.s.to_move() {
+            Some((_, Mover::Bot)) if self.s.opts.mode == Mode::Watch => watch("q leave"),
             Some((_, Mover::Bot)) => [
-                "the bot is playing; keys typed now are ignored · ctrl-c leaves",
-                "the bot plays · ctrl-c leaves",
+                join(&[
+                    "the bot is playing; keys typed now are ignored",
+                    "ctrl-c leaves",
+                ]),
+                join(&["the bot plays", "ctrl-c leaves"]),
             ],
             Some((_, Mover::Person)) => [
-                "↑↓ pick · enter play · type a move or a command · ? keys · ctrl-c leave",
-                "↑↓ enter · ? keys · ctrl-c leave",
+                join(&[
+                    pick,
+                    "enter play",
+                    "type a move or a command",
+                    "? keys",
+                    "ctrl-d leave",
+                ]),
+                join(&[pick_short, "? keys", "ctrl-d leave"]),
             ],
-            None => ["q leave · ? keys · ctrl-c leave", "q leave · ? keys"],
-        };
-        [long.to_owned(), short.to_owned()]
+            None => [
+                join(&["q leave", "? keys", "ctrl-c leave"]),
+                join(&["q leave", "? keys"]),
+            ],
+        }
     }
 }
 
@@ -903,74 +1202,94 @@ fn keys_text() -> String {
     KEYS.replace("COMMANDS\n", COMMANDS)
 }
 
-/// A panel: a frame with a title and a column of room inside each side.
-fn panel(title: &str) -> Block<'static> {
-    Block::bordered()
-        .title(title.to_owned())
-        .padding(Padding::horizontal(1))
-}
-
 /// A count as a terminal length.
 fn len(n: usize) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-/// A box of text over the middle of the screen; on a screen narrower than
-/// the text, its lines are wrapped at spaces, not cut.
-fn overlay(f: &mut Frame, area: Rect, title: &str, text: &str) {
-    // The frame and a blank column take two columns on each side.
-    let room = usize::from(area.width.saturating_sub(4)).max(1);
-    let lines: Vec<Line> = text
-        .lines()
-        .flat_map(|l| wrap(l, room, 4))
-        .map(Line::raw)
-        .collect();
-    let width = lines.iter().map(Line::width).max().unwrap_or(0) + 4;
-    let rect = area.centered(
-        Constraint::Length(len(width).min(area.width)),
-        Constraint::Length((len(lines.len()) + 2).min(area.height)),
-    );
-    f.render_widget(Clear, rect);
-    f.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .title(format!(" {title} "))
-                .title_bottom(" any key closes "),
-        ),
-        rect,
-    );
+/// The indent of a wrapped line's continuation: under the description of
+/// a `  key    what it does` line (two spaces or more between them), else 4.
+fn hanging_indent(line: &str) -> usize {
+    let Some(key) = line.strip_prefix("  ") else {
+        return 4;
+    };
+    match key.trim_start().find("  ") {
+        Some(gap) => {
+            let from = line.len() - key.trim_start().len() + gap;
+            let rest = &line[from..];
+            from + (rest.len() - rest.trim_start().len())
+        }
+        None => 4,
+    }
 }
 
 /// Text cut into lines of at most `width` columns at spaces (a longer word
-/// stands alone), its leading spaces kept, the lines after the first
-/// indented by `indent`; text that fits is left as it is.
+/// stands alone), its spacing kept, the lines after the first indented by
+/// `indent`; text that fits is left as it is.
 fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
-    if Span::raw(text).width() <= width {
+    let columns = |t: &str| Span::raw(t).width();
+    if columns(text) <= width {
         return vec![text.to_owned()];
     }
-    let body = text.trim_start();
+    let lead = " ".repeat(indent);
     let mut lines = Vec::new();
-    let mut line = text[..text.len() - body.len()].to_owned();
-    let mut empty = true;
-    for word in body.split(' ').filter(|w| !w.is_empty()) {
-        let used = Span::raw(line.as_str()).width();
-        if !empty && used + 1 + Span::raw(word).width() > width {
-            lines.push(std::mem::replace(&mut line, " ".repeat(indent)));
-            empty = true;
-        }
-        if !empty {
-            line.push(' ');
-        }
-        line.push_str(word);
-        empty = false;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let first = lines.is_empty();
+        let room = if first {
+            width
+        } else {
+            width.saturating_sub(indent).max(1)
+        };
+        let cut = if columns(rest) <= room {
+            rest.len()
+        } else {
+            // The last space within the room that follows a word, else the
+            // first space after it (a longer word stands alone).
+            let spaces = rest
+                .char_indices()
+                .filter(|&(at, c)| c == ' ' && !rest[..at].trim().is_empty());
+            let mut within = None;
+            let mut beyond = None;
+            for (at, _) in spaces {
+                if columns(&rest[..at]) <= room {
+                    within = Some(at);
+                } else {
+                    beyond = Some(at);
+                    break;
+                }
+            }
+            within.or(beyond).unwrap_or(rest.len())
+        };
+        let part = rest[..cut].trim_end();
+        lines.push(if first {
+            part.to_owned()
+        } else {
+            format!("{lead}{part}")
+        });
+        rest = rest[cut..].trim_start();
     }
-    lines.push(line);
     lines
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wrapping_keeps_the_spacing_and_hangs_under_the_description() {
+        let line = "  level N           change the bot's level (1 to 99, top)";
+        assert_eq!(hanging_indent(line), 20);
+        assert_eq!(
+            wrap(line, 44, hanging_indent(line)),
+            [
+                "  level N           change the bot's level",
+                "                    (1 to 99, top)"
+            ]
+        );
+        assert_eq!(hanging_indent("playing"), 4);
+        assert_eq!(hanging_indent("  ctrl-u, esc       clear"), 20);
+    }
 
     #[test]
     fn wrapping_cuts_at_spaces_and_indents() {

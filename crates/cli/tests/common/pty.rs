@@ -35,6 +35,12 @@ pub struct Term {
 impl Term {
     /// Starts `race ARGS` in `dir` in a terminal `cols` wide and `rows` high.
     pub fn start(args: &[&str], dir: &Path, cols: u16, rows: u16) -> Term {
+        Term::start_program(env!("CARGO_BIN_EXE_race"), args, dir, cols, rows)
+    }
+
+    /// Starts `program ARGS` in `dir` in a terminal `cols` wide and `rows`
+    /// high (a shell, to run `race` as a job of its own).
+    pub fn start_program(program: &str, args: &[&str], dir: &Path, cols: u16, rows: u16) -> Term {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -43,7 +49,7 @@ impl Term {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_race"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.cwd(dir);
         cmd.env("TERM", "xterm-256color");
