@@ -148,9 +148,9 @@ pub struct PlayArgs {
     /// Let --record replace an existing file.
     #[arg(long, requires = "record")]
     pub force: bool,
-    /// Milliseconds between bot moves (default 400 on a terminal, 0
-    /// otherwise).
-    #[arg(long, value_name = "MS")]
+    /// Milliseconds between bot moves, up to an hour (default 400 on a
+    /// terminal, 0 otherwise).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
     pub pace: Option<u64>,
     /// Plain ASCII drawing.
     #[arg(long)]

@@ -90,7 +90,11 @@ impl Refused {
         self
     }
 
-    /// The JSON object a `--json` command prints for this refusal.
+    /// The JSON object a `--json` command prints for this refusal: `ok`
+    /// false, what the command could still say, and the `error`, with
+    /// every field always there (`null` when it does not apply): `code`,
+    /// `message` (the sentence of the stderr line), `why`, `line`, `ply`
+    /// and `detail`.
     pub fn to_json(&self) -> Value {
         let mut out = Map::new();
         out.insert("ok".to_owned(), Value::Bool(false));
@@ -99,6 +103,7 @@ impl Refused {
             "error".to_owned(),
             json!({
                 "code": self.code,
+                "message": one_line(&self.message),
                 "why": self.why,
                 "line": self.line,
                 "ply": self.ply,
@@ -133,6 +138,9 @@ fn one_line(text: &str) -> String {
         .take(400)
         .collect()
 }
+
+/// The code of a usage error, in its stderr line and its JSON.
+pub const USAGE: &str = "usage";
 
 /// How a command failed, which decides the exit code.
 #[derive(Debug)]
@@ -169,9 +177,29 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Failure::Refused(r) => r.fmt(f),
-            Failure::Usage { input, message } => write!(f, "{input}: {}", one_line(message)),
+            Failure::Usage { input, message } if input.is_empty() => {
+                write!(f, "{} ({USAGE})", one_line(message))
+            }
+            Failure::Usage { input, message } => {
+                write!(f, "{input}: {} ({USAGE})", one_line(message))
+            }
             Failure::Io(e) => write!(f, "output: {}", crate::input::io_words(e)),
             Failure::Interrupted(sig) => write!(f, "stopped by {}", signal_name(*sig)),
+        }
+    }
+}
+
+impl Failure {
+    /// The JSON object a `--json` command prints for this failure: a
+    /// refusal's, or a usage error's in the same shape (code `usage`);
+    /// `None` when output itself failed or a signal stopped the command.
+    pub fn to_json(&self) -> Option<Value> {
+        match self {
+            Failure::Refused(r) => Some(r.to_json()),
+            Failure::Usage { input, message } => {
+                Some(Refused::new(input.as_str(), USAGE, message.as_str()).to_json())
+            }
+            Failure::Io(_) | Failure::Interrupted(_) => None,
         }
     }
 }

@@ -92,26 +92,27 @@ pub fn io_words(e: &std::io::Error) -> String {
     }
 }
 
-/// A seed as the user gave it: the bytes, and how to echo them back.
+/// A seed, and how it is shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GivenSeed {
     /// The seed.
     pub seed: Seed,
-    /// The seed as given: `"TEXT"` (quoted) or `hex HEX`.
+    /// The seed as every output shows it ([`shown`]).
     pub shown: String,
 }
 
 impl GivenSeed {
-    /// A seed made by the program (from the clock, or the next game's):
-    /// shown as text when it is printable text, else as hex.
+    /// A seed, however it was given or made (from the clock, or the next
+    /// game's).
     pub fn made(seed: Seed) -> GivenSeed {
         let shown = shown(&seed);
         GivenSeed { seed, shown }
     }
 }
 
-/// How a seed the program made or derived is echoed: `"TEXT"` when its
-/// bytes are printable UTF-8, else `hex HEX`.
+/// How every output shows a seed, whether given as text, as hex or made
+/// by the program: `"TEXT"` when its bytes are printable UTF-8, else `hex
+/// HEX` in lowercase (the record's `[seed HEX]`).
 pub fn shown(seed: &Seed) -> String {
     match std::str::from_utf8(seed.as_bytes()) {
         Ok(text) if !text.chars().any(char::is_control) => format!("{text:?}"),
@@ -125,13 +126,13 @@ pub fn shown(seed: &Seed) -> String {
 ///
 /// `seed` with the seed's own reason (`empty`, `odd_length`, `not_hex`).
 pub fn seed(text: Option<&str>, hex: Option<&str>) -> Result<Option<GivenSeed>, Refused> {
-    let (input, made, shown) = match (text, hex) {
-        (Some(t), _) => ("--seed", Seed::new(t.as_bytes()), format!("{t:?}")),
-        (None, Some(h)) => ("--seed-hex", Seed::from_hex(h), format!("hex {h}")),
+    let (input, made) = match (text, hex) {
+        (Some(t), _) => ("--seed", Seed::new(t.as_bytes())),
+        (None, Some(h)) => ("--seed-hex", Seed::from_hex(h)),
         (None, None) => return Ok(None),
     };
     match made {
-        Ok(seed) => Ok(Some(GivenSeed { seed, shown })),
+        Ok(seed) => Ok(Some(GivenSeed::made(seed))),
         Err(e) => Err(Refused::new(input, "seed", e.to_string()).why(e.code())),
     }
 }
@@ -141,13 +142,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seeds_are_echoed_as_given() {
+    fn seeds_are_shown_one_way_however_given() {
         let text = seed(Some("my seed"), None).unwrap().unwrap();
         assert_eq!(text.shown, "\"my seed\"");
         let hex = seed(None, Some("5F1c")).unwrap().unwrap();
         assert_eq!(
             (hex.shown.as_str(), hex.seed.to_hex()),
-            ("hex 5F1c", "5f1c".to_owned())
+            ("hex 5f1c", "5f1c".to_owned())
+        );
+        // Text given as hex is shown as the text it is.
+        let spelled = seed(None, Some("6d79")).unwrap().unwrap();
+        assert_eq!(spelled.shown, "\"my\"");
+        assert_eq!(
+            seed(Some("a\u{1}"), None).unwrap().unwrap().shown,
+            "hex 6101"
         );
         assert_eq!(shown(&Seed::new([0xff, 0x00]).unwrap()), "hex ff00");
         assert_eq!(shown(&Seed::new("soak:12").unwrap()), "\"soak:12\"");

@@ -34,7 +34,7 @@ use clap::{CommandFactory, FromArgMatches};
 use dice_core::{Seed, Side, record_rules};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::cli::{Cli, Command, GameName};
 use crate::engine::Engine;
@@ -56,10 +56,20 @@ fn main() -> ExitCode {
         .and_then(|m| Cli::from_arg_matches(&m))
     {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = e.exit_code();
+        Err(e) if e.exit_code() == 0 => {
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(code).unwrap_or(2));
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let failure = clap_failure(&e);
+            if std::env::args_os().any(|a| a == "--json")
+                && let Some(value) = failure.to_json()
+            {
+                let _ = emit(&format!("{value}\n"));
+            }
+            eprintln!("race: {failure}");
+            return ExitCode::from(2);
         }
     };
     let json = wants_json(&cli.command);
@@ -68,10 +78,8 @@ fn main() -> ExitCode {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(Failure::Io(e))) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Ok(Err(failure)) => {
-            if let Failure::Refused(r) = &failure
-                && json
-            {
-                let _ = emit(&format!("{}\n", r.to_json()));
+            if json && let Some(value) = failure.to_json() {
+                let _ = emit(&format!("{value}\n"));
             }
             eprintln!("race: {failure}");
             ExitCode::from(match failure {
@@ -82,6 +90,62 @@ fn main() -> ExitCode {
         }
         Err(_) => ExitCode::from(70),
     }
+}
+
+/// A usage error clap found, as one line in the style of every other:
+/// where (the option, or the command), what clap says (with its tip, or
+/// the values there are), and the help to read.
+fn clap_failure(e: &clap::Error) -> Failure {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let command = Cli::command();
+    let sub = std::env::args()
+        .nth(1)
+        .filter(|name| command.find_subcommand(name).is_some());
+    let help = match &sub {
+        Some(name) => format!("race {name} --help lists its options"),
+        None => "race --help lists the commands".to_owned(),
+    };
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        return Failure::usage(
+            "",
+            format!("a command is needed: {}; {help}", names.join(", ")),
+        );
+    }
+    // clap's sentence, the lines that go on with it (the arguments missing,
+    // the values there are) and its tips, up to its usage lines.
+    let rendered = e.render().to_string();
+    let mut said = String::new();
+    let mut tips = Vec::new();
+    for line in rendered.lines().map(str::trim) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        match line.strip_prefix("tip: ") {
+            Some(tip) => tips.push(tip.to_owned()),
+            None if !line.is_empty() => {
+                if !said.is_empty() {
+                    said.push(' ');
+                }
+                said.push_str(line.strip_prefix("error: ").unwrap_or(line));
+            }
+            None => {}
+        }
+    }
+    tips.push(help);
+    let input = match e
+        .get(ContextKind::InvalidArg)
+        .or_else(|| e.get(ContextKind::InvalidSubcommand))
+    {
+        Some(ContextValue::String(arg)) => arg
+            .split(' ')
+            .next()
+            .unwrap_or(arg)
+            .trim_matches(['[', ']', '<', '>'])
+            .to_owned(),
+        _ => sub.unwrap_or_default(),
+    };
+    Failure::usage(input, format!("{said}; {}", tips.join("; ")))
 }
 
 fn wants_json(command: &Command) -> bool {
@@ -379,10 +443,10 @@ fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
             format!("at most {THROWS_MAX} throws at a time, not {}", a.count),
         ));
     }
+    // Past the last number is out of range, as soak's --games is.
     let numbers = query::numbered(a.from, a.count).map_err(|there| {
-        Refused::new(
+        Failure::usage(
             "--count",
-            "count",
             format!(
                 "the throws from {} run out at the last number, {}: there are {there}, not {}",
                 a.from,
@@ -390,9 +454,6 @@ fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
                 a.count
             ),
         )
-        .detail("from", a.from)
-        .detail("count", a.count)
-        .detail("there", there)
     })?;
     emit(&query::throws::<E>(&variant, &given.seed, numbers, a.json))
 }
@@ -421,6 +482,7 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
         return emit(&format!(
             "{}\n",
             json!({
+                "ok": true,
                 "game": E::GAME,
                 "rules": variant.to_string(),
                 "position": E::position_text(&position),
@@ -437,8 +499,15 @@ fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
     let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
     let thought = E::thought_json(&bot, &variant, &position, roll);
     if a.json {
-        let value = thought.map_or_else(|| json!({ "move": null }), Value::Object);
-        return emit(&format!("{value}\n"));
+        let mut value = Map::new();
+        value.insert("ok".to_owned(), Value::Bool(true));
+        match thought {
+            Some(fields) => value.extend(fields),
+            None => {
+                value.insert("move".to_owned(), Value::Null);
+            }
+        }
+        return emit(&format!("{}\n", Value::Object(value)));
     }
     emit(&query::thought_text(
         E::side(&position),
@@ -470,7 +539,11 @@ fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
     if a.json {
         emit(&format!("{summary}\n"))
     } else {
-        emit(&selfplay::text(&summary, E::CAPTURE_WORD))
+        emit(&selfplay::text(
+            &summary,
+            E::CAPTURE_WORD,
+            &input::shown(&run.seed),
+        ))
     }
 }
 

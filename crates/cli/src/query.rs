@@ -69,11 +69,10 @@ pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
     if let ReplayError::Parse(e) = e {
         return record_refusal(input, e);
     }
-    let mut r = Refused::new(input, e.code(), e.message());
+    // The line is the record's line the error is about, also for a
+    // refused move (where the reference gives only the ply).
+    let mut r = Refused::new(input, e.code(), e.message()).line(e.record_line());
     r.why = e.why();
-    if let Some(line) = e.line() {
-        r = r.line(line);
-    }
     if let Some(ply) = e.ply() {
         r = r.ply(ply);
     }
@@ -129,7 +128,7 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
         game.variant(),
         game.first(),
         game.seed()
-            .map(|s| format!(", seed {}", s.to_hex()))
+            .map(|s| format!(", seed {}", crate::input::shown(s)))
             .unwrap_or_default()
     ));
     out.push_str(&move_list::<E>(game.log()));
@@ -267,7 +266,7 @@ pub fn moves<E: Engine>(
     let infos = E::move_infos(variant, position, roll);
     if json_out {
         let moves: Vec<Value> = infos.iter().map(E::move_json).collect();
-        return format!("{}\n", json!({ "moves": moves }));
+        return format!("{}\n", json!({ "ok": true, "moves": moves }));
     }
     if infos.is_empty() {
         return format!(
@@ -352,7 +351,7 @@ pub fn throws<E: Engine>(
         let throws: Vec<Value> = rows
             .map(|(n, faces, roll)| json!({"n": n, "faces": faces.to_string(), "roll": roll}))
             .collect();
-        return format!("{}\n", json!({ "throws": throws }));
+        return format!("{}\n", json!({ "ok": true, "throws": throws }));
     }
     rows.map(|(n, faces, roll)| format!("{n} {faces} {roll}\n"))
         .collect()

@@ -268,6 +268,7 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
     let lost = total(|g| g.lost_turns);
     let caps = total(|g| g.captures);
     json!({
+        "ok": true,
         "game": E::GAME,
         "rules": run.variant.to_string(),
         // The seed as it was given, text (`--seed` takes text only).
@@ -292,8 +293,9 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
     })
 }
 
-/// The summary as text.
-pub fn text(summary: &Value, capture_word: &str) -> String {
+/// The summary as text, the seed shown as `seed` (see
+/// [`crate::input::shown`]).
+pub fn text(summary: &Value, capture_word: &str, seed: &str) -> String {
     let g = |path: &[&str]| {
         let mut v = summary;
         for p in path {
@@ -305,11 +307,10 @@ pub fn text(summary: &Value, capture_word: &str) -> String {
         }
     };
     let mut out = format!(
-        "{} under {}, {} games, seed {:?}\n",
+        "{} under {}, {} games, seed {seed}\n",
         g(&["game"]),
         g(&["rules"]),
         g(&["games"]),
-        g(&["seed"])
     );
     for side in ["light", "dark"] {
         out.push_str(&format!(

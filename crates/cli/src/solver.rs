@@ -7,7 +7,7 @@ use std::time::Instant;
 use dice_core::Side;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use ur_solve::{
     GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, TableError, ValueType,
 };
@@ -193,10 +193,25 @@ pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
                 format!("the report cannot be written: {e}"),
             )
         })?;
+        // Each turn by the record's number for it as well as its ply (the
+        // turn line `N.` holds ply N - 1), as the text shows it.
+        let turns: Vec<Value> = value["turns"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                let mut turn = Map::new();
+                turn.insert("turn".to_owned(), json!(t["ply"].as_u64().map(|p| p + 1)));
+                if let Some(fields) = t.as_object() {
+                    turn.extend(fields.clone());
+                }
+                Value::Object(turn)
+            })
+            .collect();
         let value = json!({
             "ok": true,
             "rules": game.variant().spelled_out(),
-            "turns": value["turns"],
+            "turns": turns,
             "light": value["light"],
             "dark": value["dark"],
         });
@@ -215,12 +230,12 @@ fn pp(x: f64) -> String {
 
 fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
     let mut out = format!(
-        "royal-ur under {rules}; plies numbered as in the record; chances are the mover's to \
-         win, in %; lost and luck in points\n"
+        "royal-ur under {rules}; turns numbered as the record numbers them (turn N is ply N-1); \
+         chances are the mover's to win, in %; lost and luck in points\n"
     );
     out.push_str(&format!(
         "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
-        "ply", "side", "roll", "played", "before", "after", "best", "lost", "luck"
+        "turn", "side", "roll", "played", "before", "after", "best", "lost", "luck"
     ));
     let word = |m: Option<royal_ur::Move>| m.map_or_else(|| "-".to_owned(), |m| m.to_string());
     for t in &report.turns {

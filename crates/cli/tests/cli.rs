@@ -35,10 +35,13 @@ fn refused(run: &Run, what: &str) {
     assert!(run.err.contains(what), "{:?} should name {what:?}", run.err);
 }
 
-/// A usage error: exit 2 and something on stderr.
+/// A usage error: exit 2 and one line on stderr, `race: WHERE: WHAT
+/// (usage)`.
 fn usage(run: &Run) {
     assert_eq!(run.code, 2, "stdout {} stderr {}", run.out, run.err);
-    assert!(!run.err.is_empty());
+    assert_eq!(run.err.lines().count(), 1, "one line: {:?}", run.err);
+    assert!(run.err.starts_with("race: "), "{}", run.err);
+    assert!(run.err.trim_end().ends_with(" (usage)"), "{}", run.err);
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -96,10 +99,107 @@ fn usage_errors_exit_two() {
         &["perft", "ur", "--depth", "65"],
         &["bench", "--seconds", "0"],
         &["solve", "finkel", "--pieces", "0", "--out", "x"],
+        &["play", "ur", "--pace", "3600001"],
+    ] {
+        usage(&race(args));
+    }
+    // Where clap finds the error, the option or the command is named, with
+    // what clap says and where to read more.
+    let run = race(&["moves", "ur", "--rols", "3"]);
+    assert!(
+        run.err
+            .starts_with("race: --rols: unexpected argument '--rols' found; "),
+        "{}",
+        run.err
+    );
+    assert!(run.err.contains("race moves --help"), "{}", run.err);
+    let run = race(&["replay"]);
+    assert!(
+        run.err
+            .starts_with("race: replay: the following required arguments were not provided: "),
+        "{}",
+        run.err
+    );
+    // With --json, the error is JSON too.
+    let run = race(&["moves", "ur", "--roll", "x", "--json"]);
+    usage(&run);
+    let v = json(&run.out);
+    assert_eq!(
+        (&v["ok"], &v["error"]["code"]),
+        (&json("false"), &json("\"usage\""))
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("'x'")),
+        "{v}"
+    );
+}
+
+#[test]
+fn every_json_reply_says_ok_and_every_error_says_code_and_message() {
+    let record = fixture("ur-finkel.txt");
+    for args in [
+        &["replay", "--json", &record][..],
+        &["moves", "ur", "--roll", "2", "--json"],
+        &[
+            "position",
+            "ur",
+            "--position",
+            "4xx2/8/4xx2 l 7 0 7 0",
+            "--json",
+        ],
+        &["throws", "senet", "--seed", "s", "--json"],
+        &["perft", "ur", "--depth", "1", "--json"],
+        &["bot", "ur", "--roll", "2", "--level", "1", "--json"],
+        &["bot", "ur", "--roll", "0", "--json"],
+        &[
+            "selfplay", "ur", "--games", "1", "--light", "1", "--dark", "1", "--json",
+        ],
     ] {
         let run = race(args);
-        assert_eq!(run.code, 2, "{args:?}: {}", run.err);
-        assert!(!run.err.is_empty());
+        assert_eq!(run.code, 0, "{args:?}: {}", run.err);
+        let v = json(&run.out);
+        assert_eq!(v["ok"], true, "{args:?}: {v}");
+        assert_eq!(
+            v.as_object()
+                .and_then(|o| o.keys().next())
+                .map(String::as_str),
+            Some("ok")
+        );
+    }
+    for (args, code) in [
+        (&["replay", "--json", "/no/such/record.txt"][..], "file"),
+        (&["moves", "ur", "--roll", "9", "--json"], "roll"),
+        (
+            &["moves", "ur", "--rules", "chess", "--roll", "1", "--json"],
+            "rules",
+        ),
+        (
+            &["position", "ur", "--position", "k", "--json"],
+            "POS_LETTER",
+        ),
+        (&["throws", "ur", "--seed-hex", "5f1", "--json"], "seed"),
+        (
+            &["bot", "ur", "--roll", "2", "--level", "0", "--json"],
+            "usage",
+        ),
+    ] {
+        let run = race(args);
+        let v = json(&run.out);
+        assert_eq!(v["ok"], false, "{args:?}: {v}");
+        let e = &v["error"];
+        assert_eq!(e["code"], code, "{args:?}: {v}");
+        let message = e["message"].as_str().unwrap_or_default();
+        assert!(!message.is_empty(), "{args:?}: {v}");
+        assert!(
+            run.err.contains(message),
+            "the stderr line's sentence: {}",
+            run.err
+        );
+        for field in ["why", "line", "ply", "detail"] {
+            assert!(e.get(field).is_some(), "{args:?}: no {field}: {v}");
+        }
     }
 }
 

@@ -62,11 +62,26 @@ fn throws_past_the_last_number_are_refused_saying_how_many_there_are() {
     let run = race(&[
         "throws", "ur", "--seed", "a", "--from", &from, "--count", "3",
     ]);
-    assert_eq!(run.code, 1, "{}", run.err);
+    // Out of range, as soak's games past the last index are: a usage error.
+    assert_eq!(run.code, 2, "{}", run.err);
     assert!(run.out.is_empty(), "nothing printed short: {}", run.out);
     assert_eq!(run.err.lines().count(), 1);
+    assert!(
+        run.err.starts_with("race: --count: ") && run.err.trim_end().ends_with(" (usage)"),
+        "{}",
+        run.err
+    );
     assert!(run.err.contains("there are 2, not 3"), "{}", run.err);
     assert!(run.err.contains(&u64::MAX.to_string()), "{}", run.err);
+    let run = race(&[
+        "throws", "ur", "--seed", "a", "--from", &from, "--count", "3", "--json",
+    ]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    let v = json(&run.out);
+    assert_eq!(
+        (&v["ok"], &v["error"]["code"]),
+        (&json("false"), &json("\"usage\""))
+    );
 }
 
 // ---- 4. bot levels above the top ----
@@ -113,7 +128,8 @@ fn levels_above_the_top_play_the_top() {
 
 #[test]
 fn the_bot_query_answers_with_the_reference_fields() {
-    // A search level: the fields of the reference's think, in its order.
+    // A search level: `ok`, then the fields of the reference's think, in
+    // its order.
     let position = "4xx2/3d4/3lxx2 d 6 0 6 0";
     let run = race(&[
         "bot",
@@ -133,7 +149,7 @@ fn the_bot_query_answers_with_the_reference_fields() {
     assert_eq!(
         keys,
         [
-            "move", "level", "index", "depth", "value", "nodes", "stopped"
+            "ok", "move", "level", "index", "depth", "value", "nodes", "stopped"
         ]
     );
     let pos = royal_ur::Position::parse(position).unwrap();
@@ -170,7 +186,7 @@ fn the_bot_query_answers_with_the_reference_fields() {
     );
     // No move: just that.
     let run = race(&["bot", "ur", "--roll", "0", "--json"]);
-    assert_eq!(ok(&run), "{\"move\":null}\n");
+    assert_eq!(ok(&run), "{\"ok\":true,\"move\":null}\n");
     let run = race(&["bot", "ur", "--roll", "0"]);
     assert!(
         ok(&run).contains("light has no move on a roll of 0"),
@@ -194,7 +210,10 @@ fn the_bot_query_answers_for_senet_with_its_bots_fields() {
     let run = race(&["bot", "senet", "--rules", "skyruk", "--roll", "3", "--json"]);
     let v = json(ok(&run));
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["move", "level", "index", "depth", "value", "nodes"]);
+    assert_eq!(
+        keys,
+        ["ok", "move", "level", "index", "depth", "value", "nodes"]
+    );
     let start = senet::Position::start(&senet::Variant::SKYRUK, Side::Light);
     let t = senet::Bot::new(Some(4), None)
         .unwrap()
@@ -445,15 +464,46 @@ fn every_preset_and_board_is_offered() {
 // ---- seeds as given ----
 
 #[test]
-fn seeds_are_echoed_as_they_were_given() {
-    let run = race(&["play", "ur", "--watch", "--seed", "readme", "--ascii"]);
-    assert!(ok(&run).contains("seed \"readme\""), "{}", run.out);
-    let run = race(&["play", "ur", "--watch", "--seed-hex", "5F1c9a", "--ascii"]);
-    assert!(ok(&run).contains("seed hex 5F1c9a"), "{}", run.out);
+fn seeds_are_shown_one_way_wherever_they_are_shown() {
+    // As text when the bytes are printable text, else as lowercase hex,
+    // however the seed was given: in the game's title, the replay, the
+    // self-play summary.
+    let dir = std::env::temp_dir().join(format!("race-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    for (given, shown) in [
+        (["--seed", "readme"], "seed \"readme\""),
+        (["--seed-hex", "726561646d65"], "seed \"readme\""),
+        (["--seed-hex", "5F1c9a"], "seed hex 5f1c9a"),
+    ] {
+        let record = dir.join("seed.txt").display().to_string();
+        let args = [
+            &[
+                "play", "ur", "--watch", "--level", "1", "--ascii", "--force", "--record",
+            ][..],
+            &[&record],
+            &given,
+        ]
+        .concat();
+        let run = race(&args);
+        assert!(
+            ok(&run).contains(&format!("{shown}: the bot")),
+            "{}",
+            run.out
+        );
+        let run = race(&["replay", &record]);
+        assert!(
+            ok(&run).contains(&format!("first, {shown}\n")),
+            "{}",
+            run.out
+        );
+    }
     let run = race(&[
         "selfplay", "senet", "--games", "1", "--seed", "my seed", "--json",
     ]);
     assert_eq!(json(ok(&run))["seed"], "my seed");
     let run = race(&["selfplay", "senet", "--games", "1", "--seed", "my seed"]);
-    assert!(ok(&run).contains("seed \"my seed\""), "{}", run.out);
+    assert!(ok(&run).contains("seed \"my seed\"\n"), "{}", run.out);
+    let run = race(&["selfplay", "senet", "--games", "1", "--seed", "a\u{7}"]);
+    assert!(ok(&run).contains("seed hex 6107\n"), "{}", run.out);
+    let _ = std::fs::remove_dir_all(&dir);
 }

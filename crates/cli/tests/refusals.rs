@@ -57,6 +57,13 @@ fn a_refused_move_in_a_record_carries_from_to_roll_and_ply() {
     let e = error(&run);
     assert_eq!(e["code"], "wrong_distance");
     assert_eq!(e["ply"], 0);
+    // The record's line the move is on, and the sentence.
+    assert_eq!(e["line"], 3);
+    assert_eq!(
+        e["message"],
+        "line 3, ply 0: hand-d1 on a roll of 3 is refused: that is not the roll away along the \
+         route"
+    );
     assert_eq!(e["detail"]["from"], "hand");
     assert_eq!(e["detail"]["to"], "d1");
     assert_eq!(e["detail"]["roll"], 3);
@@ -254,6 +261,38 @@ fn record_errors_say_what_to_put_right() {
         ),
         "{}",
         run.err
+    );
+}
+
+#[test]
+fn an_illegal_move_onto_a_rosette_is_refused_where_the_reference_refuses_it_and_said() {
+    // Light's b1-a3 on line 5 names a rosette, so the record's grammar has
+    // light throw again: the reference refuses line 6 as `side`.
+    let text = b"[rules finkel]\n[first light]\n1. l 3: hand-b1\n2. d 2: hand-c3\n3. l 1: b1-a3\n4. d 2: c3-a3\n";
+    let run = race_in(&["replay", "-", "--json"], text, &[]);
+    let e = error(&run);
+    assert_eq!(
+        (
+            e["code"].as_str(),
+            e["why"].as_str(),
+            e["line"].as_u64(),
+            &e["ply"]
+        ),
+        (
+            Some("bad_record"),
+            Some("side"),
+            Some(6),
+            &serde_json::Value::Null
+        )
+    );
+    let line = refusal(&run, "bad_record");
+    assert!(
+        line.contains(
+            "but light cannot make that move (b1-a3 on a roll of 1 is refused: that is not the \
+             roll away along the route), so line 5 is what is wrong, and line 6's side only \
+             looks wrong because of it"
+        ),
+        "{line}"
     );
 }
 

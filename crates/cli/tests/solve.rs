@@ -248,6 +248,14 @@ fn perfect_selfplay_and_analysis() {
         .sum();
     assert_eq!(n as usize, turns.len());
 
+    // Each turn by its ply (from 0, as record errors count) and by its
+    // number in the record (from 1), as the text shows it.
+    for (i, t) in turns.iter().enumerate() {
+        assert_eq!(
+            (t["ply"].as_u64(), t["turn"].as_u64()),
+            (Some(i as u64), Some(i as u64 + 1))
+        );
+    }
     // The text form has a row a turn, numbered as the record numbers them
     // (from 1), and the totals.
     let run = race(&["analyse", &record.display().to_string(), "--table", &table]);
@@ -263,6 +271,8 @@ fn perfect_selfplay_and_analysis() {
         .collect();
     let expected: Vec<String> = (1..=turns.len()).map(|n| n.to_string()).collect();
     assert_eq!(numbers, expected, "{}", run.out);
+    let header = run.out.lines().nth(1).unwrap_or_default();
+    assert!(header.trim_start().starts_with("turn "), "{header}");
     let first_turn = text
         .lines()
         .find(|l| l.starts_with("1. "))
