@@ -111,7 +111,8 @@ pub enum TableError {
     /// A format version this build does not read.
     #[error(
         "table format version {found} is not supported (this build reads version {supported} \
-         here); solve the table again"
+         for this rule set and value type: 3 for 2-byte tables, 1 or 2 for 4- and 8-byte \
+         ones); solve the table again"
     )]
     Version {
         /// The file's version.
@@ -209,3 +210,4 @@ impl AnalysisError {
         }
     }
 }
+

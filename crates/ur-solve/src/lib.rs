@@ -12,6 +12,7 @@
 )]
 
 mod analysis;
+mod choice;
 mod error;
 mod index;
 mod moves;
@@ -27,4 +28,7 @@ pub use error::{AnalysisError, LookupError, SolveError, TableError};
 pub use index::{Index, State};
 pub use moves::Successor;
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
-pub use table::{MAGIC, Table, VERSION, ValueType, format_version, write_table};
+pub use table::{
+    MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16, to_p16,
+    write_table,
+};
