@@ -16,6 +16,7 @@ mod choice;
 mod error;
 mod index;
 mod moves;
+mod rgu;
 mod solve;
 mod table;
 mod twice;
@@ -24,9 +25,10 @@ pub use analysis::{
     GameAnalysis, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
     best_move, move_values, roll_value,
 };
-pub use error::{AnalysisError, LookupError, SolveError, TableError};
+pub use error::{AnalysisError, LookupError, RguError, SolveError, TableError};
 pub use index::{Index, State};
 pub use moves::Successor;
+pub use rgu::{RGU_MAGIC, RguWritten, export_rgu, import_rgu, rgu_key};
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
 pub use table::{
     MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16, to_p16,
