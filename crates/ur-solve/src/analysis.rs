@@ -318,8 +318,8 @@ pub fn analyse_log<T: WinChances + ?Sized>(
     Ok(out)
 }
 
-/// Judges every ply of a game that started from the rules' start position
-/// (a game or a replayed record).
+/// Judges every ply of a game (a game or a replayed record) from the
+/// position it started in.
 ///
 /// # Errors
 ///
@@ -335,6 +335,5 @@ pub fn analyse_game<T: WinChances + ?Sized>(
             table: table.variant().spelled_out(),
         });
     }
-    let start = Ur::start(game.variant(), game.first());
-    analyse_log(table, start, game.log())
+    analyse_log(table, *game.start(), game.log())
 }
