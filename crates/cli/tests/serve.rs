@@ -893,6 +893,56 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
 }
 
 #[test]
+fn a_browser_gets_the_page_where_nothing_is_and_a_program_the_json() {
+    let scratch = Scratch::new("missing");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let browser = [(
+        "Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    )];
+    let page = server.get("/").text();
+    for path in [
+        "/g/AAAAAAAAAAAAAAAA",
+        "/g/AAAAAAAAAAAAAAAA/review",
+        "/g/not-an-id",
+        "/no/such/path",
+        "/g/AAAAAAAAAAAAAAAA/other",
+    ] {
+        let reply = server.request("GET", path, &browser, b"");
+        assert_eq!(reply.status, 404, "{path}");
+        assert!(
+            reply
+                .header("content-type")
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert_eq!(reply.text(), page, "{path}");
+        assert!(reply.header("content-security-policy").is_some());
+    }
+    // A program (no Accept, or JSON) keeps the contract's JSON.
+    for (path, code) in [
+        ("/g/AAAAAAAAAAAAAAAA", "no_game"),
+        ("/g/AAAAAAAAAAAAAAAA/review", "no_game"),
+        ("/no/such/path", "not_found"),
+    ] {
+        server.get(path).error(404, code);
+        server
+            .request("GET", path, &[("Accept", "application/json")], b"")
+            .error(404, code);
+    }
+    // The API, the page's files and other methods answer JSON to a browser too.
+    for (method, path, code) in [
+        ("GET", "/api/games/AAAAAAAAAAAAAAAA", "no_game"),
+        ("GET", "/api/nothing", "not_found"),
+        ("GET", "/page/nothing.js", "not_found"),
+        ("POST", "/no/such/path", "not_found"),
+    ] {
+        server.request(method, path, &browser, b"").error(404, code);
+    }
+}
+
+#[test]
 fn watchers_get_every_state_in_order() {
     let scratch = Scratch::new("events");
     let server = Server::start(&scratch.path("data"), &[]);

@@ -11,7 +11,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -74,13 +74,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/plies", get(review::plies))
         .route("/api/rules", get(review::catalogue))
         .route("/api/rules/{game}", get(review::rule_set))
-        .fallback(|| async {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "there is nothing at this path",
-            )
-        })
+        .fallback(nothing_here)
         .method_not_allowed_fallback(|| async {
             ApiError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -220,12 +214,35 @@ pub(crate) fn json(status: StatusCode, body: impl Into<Body>) -> Response {
     response
 }
 
+/// `GET /g/{id}` and `GET /g/{id}/review`: the page. For a game that is
+/// not there, a browser (asking for HTML) gets the page with the error's
+/// status, and the page says what is wrong; a program gets the JSON error.
 async fn page_of_game(
     State(app): State<App>,
+    headers: HeaderMap,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
-    slot_of(&app, path).await?;
-    Ok(page::index().await)
+    match slot_of(&app, path).await {
+        Ok(_) => Ok(page::index().await),
+        Err(e) if page::wants_html(&headers) => Ok(page::index_with(e.status)),
+        Err(e) => Err(e),
+    }
+}
+
+/// A path nobody serves: 404, as the page for a browser asking for HTML
+/// (outside `/api/` and `/page/`), else as the JSON error.
+async fn nothing_here(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    let first = uri.path().split('/').nth(1).unwrap_or_default();
+    let is_api = first == "api" || first == "page";
+    if (method == Method::GET || method == Method::HEAD) && !is_api && page::wants_html(&headers) {
+        return page::index_with(StatusCode::NOT_FOUND);
+    }
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "there is nothing at this path",
+    )
+    .into_response()
 }
 
 async fn create(State(app): State<App>, req: Request) -> Result<Response, ApiError> {
