@@ -15,6 +15,7 @@ mod any;
 mod board;
 mod bot;
 mod catalogue;
+mod encode;
 mod game;
 mod games;
 mod kind;
@@ -32,6 +33,7 @@ pub use catalogue::{
     Catalogue, Field, GameCatalogue, LevelNote, Named, Preset, RuleSetView, RulesBoard, RulesError,
     catalogue, preset_of, read_rules,
 };
+pub use encode::{action_mask, move_for_action};
 pub use game::{BadPosition, Inconsistent, RaceGame};
 pub use games::senet::SenetMoveView;
 pub use games::ur::UrMoveView;
