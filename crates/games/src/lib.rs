@@ -24,7 +24,9 @@ mod race;
 mod view;
 mod words;
 
-pub use any::{AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, record_moves};
+pub use any::{
+    AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, ReplayRefusal, record_moves,
+};
 pub use board::{
     Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Sides, SquareKind, SquareView,
 };
@@ -40,6 +42,8 @@ pub use games::ur::UrMoveView;
 pub use kind::{Kind, UnknownGame};
 pub use level::{Level, ParseLevelError};
 pub use race::Race;
+/// A game judged by a solved table ([`Tables::analyse`]).
+pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
 pub use view::{
     Did, EntryView, GameView, LegalMove, LevelWord, PlaceView, PlyView, Point, PositionView,
     ResultView, Story, ThoughtView, Worth,
