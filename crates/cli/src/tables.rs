@@ -145,7 +145,7 @@ pub fn tables_cmd(a: &TablesArgs) -> Outcome {
             return Err(Refused::new(
                 "--data",
                 "file",
-                format!("{}: {}", folder.display(), crate::input::io_words(&e)),
+                format!("{}: {}", folder.display(), crate::error::io_words(&e)),
             )
             .into());
         }
