@@ -24,6 +24,7 @@ mod serve;
 mod soak;
 mod solver;
 mod style;
+mod tables;
 mod ur;
 
 use std::io::{IsTerminal, Write};
@@ -158,6 +159,11 @@ fn wants_json(command: &Command) -> bool {
         Command::Bot(a) => a.json,
         Command::Selfplay(a) => a.json,
         Command::Solve(a) => a.json,
+        Command::Tables(a) => a.json,
+        Command::Table(a) => match &a.action {
+            cli::TableAction::Export(e) => e.json,
+            cli::TableAction::Import(i) => i.json,
+        },
         Command::Analyse(a) => a.json,
         _ => false,
     }
@@ -195,6 +201,8 @@ fn run(command: Command) -> Outcome {
         Command::Bench(a) => bench_cmd(&a),
         Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
         Command::Solve(a) => solver::solve_cmd(&a),
+        Command::Tables(a) => tables::tables_cmd(&a),
+        Command::Table(a) => tables::table_cmd(&a),
         Command::Analyse(a) => solver::analyse_cmd(&a),
         Command::Serve(a) => serve::serve_cmd(&a),
         Command::Loadtest(a) => serve::loadtest_cmd(&a),

@@ -8,15 +8,14 @@ use dice_core::Side;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
 use serde_json::{Map, Value, json};
-use ur_solve::{
-    GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, TableError, ValueType,
-};
+use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
 
 use crate::cli::{AnalyseArgs, GameName, SolveArgs};
 use crate::engine::parse_variant;
 use crate::error::{Outcome, Refused};
+use crate::tables::{table_destination, write_table_file};
 use crate::ur::table_refusal;
-use crate::{emit, input, output, query};
+use crate::{emit, input, query};
 
 /// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
 const CLOCK_TICKS: f64 = 100.0;
@@ -73,7 +72,7 @@ fn show(bar: &ProgressBar, p: &Progress) {
     bar.set_message(msg);
 }
 
-/// `race solve RULES --out PATH`.
+/// `race solve RULES [--out PATH | --data DIR]`.
 pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     let mut variant = parse_variant::<Ur>(Some(&a.rules), "RULES")?;
     if let Some(n) = a.pieces {
@@ -97,38 +96,15 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     if let Some(mib) = a.list_mib {
         opts.list_bytes = u64::from(mib) << 20;
     }
-    output::claim(&a.out, a.force, "--out", "")?;
+    let path = table_destination(a.out.as_deref(), &a.data, &variant, value_type, a.force)?;
     let started = Instant::now();
     let bar = progress_bar();
     let solved = ur_solve::solve(&variant, &opts, |p| show(&bar, p));
     bar.finish_and_clear();
     let sol = solved.map_err(|e| Refused::new("solve", e.code(), e.to_string()))?;
-    let out = a.out.display().to_string();
-    // Written beside, then renamed: the file named holds a whole table, or
-    // what it held before.
-    let temp = output::temp_path(&a.out);
-    let written = ur_solve::write_table(&sol, value_type, &temp).and_then(|written| {
-        std::fs::rename(&temp, &a.out)
-            .map(|()| written)
-            .map_err(|source| TableError::Io {
-                path: a.out.clone(),
-                source,
-            })
-    });
-    let written = match written {
-        Ok(written) => written,
-        Err(e) => {
-            let _ = std::fs::remove_file(&temp);
-            let e = match e {
-                TableError::Io { source, .. } => TableError::Io {
-                    path: a.out.clone(),
-                    source,
-                },
-                other => other,
-            };
-            return Err(table_refusal("--out", &e).into());
-        }
-    };
+    let out = path.display().to_string();
+    let input = if a.out.is_some() { "--out" } else { "--data" };
+    let written = write_table_file(&sol, value_type, &path, input)?;
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds();
     let peak = peak_memory();

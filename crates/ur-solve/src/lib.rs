@@ -31,6 +31,6 @@ pub use moves::Successor;
 pub use rgu::{RGU_MAGIC, RguWritten, export_rgu, import_rgu, rgu_key};
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
 pub use table::{
-    MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16, to_p16,
-    write_table,
+    MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16,
+    table_file_name, to_p16, write_table,
 };

@@ -174,6 +174,35 @@ impl ValueType {
     }
 }
 
+/// The file name a rule set's table takes in a data folder's `tables/`:
+/// the preset's name, or the fields that differ from finkel's, then the
+/// value type.
+///
+/// ```
+/// use royal_ur::{Path, Variant};
+/// use ur_solve::{ValueType, table_file_name};
+///
+/// assert_eq!(table_file_name(&Variant::FINKEL, ValueType::P16), "finkel.p16.table");
+/// let murray = Variant::FINKEL.with_path(Path::Murray).with_pieces(4)?;
+/// assert_eq!(table_file_name(&murray, ValueType::F64), "path-murray_pieces-4.f64.table");
+/// # Ok::<(), royal_ur::VariantError>(())
+/// ```
+#[must_use]
+pub fn table_file_name(variant: &Variant, value_type: ValueType) -> String {
+    let name = match variant.preset() {
+        Some(name) => name.to_owned(),
+        None => variant
+            .fields()
+            .iter()
+            .zip(Variant::FINKEL.fields())
+            .filter(|((_, value), (_, finkel))| value != finkel)
+            .map(|((field, value), _)| format!("{field}-{value}"))
+            .collect::<Vec<_>>()
+            .join("_"),
+    };
+    format!("{name}.{}.table", value_type.as_str())
+}
+
 /// A 64-bit checksum, word by word (a bijective mix per word, so any
 /// change to a single word is always caught).
 #[derive(Clone, Copy, Debug)]
