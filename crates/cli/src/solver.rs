@@ -12,10 +12,9 @@ use ur_solve::{
     GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, TableError, ValueType,
 };
 
-use crate::cli::{AnalyseArgs, GameName, SolveArgs};
-use crate::engine::parse_variant;
+use crate::cli::{AnalyseArgs, SolveArgs};
+use crate::engine::{parse_variant, table_refusal};
 use crate::error::{Outcome, Refused};
-use crate::ur::table_refusal;
 use crate::{emit, input, output, query};
 
 /// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
@@ -172,11 +171,12 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
 /// `race analyse RECORD --table PATH`.
 pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
     let (name, text) = input::read_text(&a.file)?;
-    if crate::recognise(&text, &name)? == GameName::Senet {
+    let kind = crate::recognise(&text, &name)?;
+    if kind != race_games::Kind::Ur {
         return Err(Refused::new(
             name,
             "game",
-            "this is a senet record; only Royal Game of Ur records can be analysed",
+            format!("this is a {kind} record; only Royal Game of Ur records can be analysed"),
         )
         .into());
     }
