@@ -81,6 +81,10 @@ pub enum Command {
     Soak(SoakArgs),
     /// Solve a Royal Game of Ur rule set exactly and write the table file.
     Solve(SolveArgs),
+    /// List the solved tables a data folder holds.
+    Tables(TablesArgs),
+    /// Write a solved table in RoyalUr's format, or read one of theirs.
+    Table(TableArgs),
     /// Judge every move of a Royal Game of Ur record against a solved table.
     Analyse(AnalyseArgs),
     /// Serve both games over HTTP: play in the browser, against the bot or a friend.
@@ -396,8 +400,19 @@ pub struct SolveArgs {
     pub pieces: Option<u8>,
     /// Write the table to this file (its folder must exist; an existing
     /// file is kept unless --force). Checked before the solve starts.
+    /// Without it the table goes to DIR/tables/ under a name made from
+    /// the rules.
     #[arg(long, value_name = "PATH")]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
+    /// The data folder whose tables/ takes the table when --out is not
+    /// given (made if missing, as is its tables/).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "./race-data",
+        conflicts_with = "out"
+    )]
+    pub data: PathBuf,
     /// Let --out replace an existing file (once the new table is whole).
     #[arg(long)]
     pub force: bool,
@@ -408,12 +423,96 @@ pub struct SolveArgs {
     /// (4096 by default; less lowers the peak memory and costs time).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
     pub list_mib: Option<u32>,
-    /// Store the values as 32-bit floats (the default: half the size).
+    /// Store the values as 32-bit floats (the default is 2 bytes a value,
+    /// steps of 1/65535, with the perfect move kept exact).
     #[arg(long, conflicts_with = "f64")]
     pub f32: bool,
-    /// Store the values as 64-bit floats.
+    /// Store the values as 64-bit floats, as solved.
     #[arg(long)]
     pub f64: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race tables`.
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    /// The data folder whose tables/ to list.
+    #[arg(long, value_name = "DIR", default_value = "./race-data")]
+    pub data: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race table`.
+#[derive(Debug, Args)]
+pub struct TableArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: TableAction,
+}
+
+/// `race table export` and `race table import`.
+#[derive(Debug, Subcommand)]
+pub enum TableAction {
+    /// Write a solved table as another program's file.
+    Export(TableExportArgs),
+    /// Read another program's file into a solved table.
+    Import(TableImportArgs),
+}
+
+/// The formats of other programs' tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// RoyalUr's lookup tables (`.rgu`, Percent16 values).
+    Rgu,
+}
+
+/// `race table export`.
+#[derive(Debug, Args)]
+pub struct TableExportArgs {
+    /// The solved table (from `race solve`).
+    #[arg(value_name = "TABLE")]
+    pub table: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum, default_value = "rgu")]
+    pub format: TableFormat,
+    /// The file to write (its folder must exist; an existing file is kept
+    /// unless --force).
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// Let --out replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `race table import`.
+#[derive(Debug, Args)]
+pub struct TableImportArgs {
+    /// The file to read (a RoyalUr `.rgu` lookup table).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Write the table to this file; without it, to DIR/tables/ under a
+    /// name made from the rules.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// The data folder whose tables/ takes the table when --out is not
+    /// given.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "./race-data",
+        conflicts_with = "out"
+    )]
+    pub data: PathBuf,
+    /// Let the table replace an existing file.
+    #[arg(long)]
+    pub force: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,

@@ -23,6 +23,7 @@ mod serve;
 mod soak;
 mod solver;
 mod style;
+mod tables;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -155,6 +156,11 @@ fn wants_json(command: &Command) -> bool {
         Command::Bot(a) => a.json,
         Command::Selfplay(a) => a.json,
         Command::Solve(a) => a.json,
+        Command::Tables(a) => a.json,
+        Command::Table(a) => match &a.action {
+            cli::TableAction::Export(e) => e.json,
+            cli::TableAction::Import(i) => i.json,
+        },
         Command::Analyse(a) => a.json,
         _ => false,
     }
@@ -182,6 +188,8 @@ fn run(command: Command) -> Outcome {
         Command::Bench(a) => bench_cmd(&a),
         Command::Soak(a) => for_kind!(Kind::from(a.game), G => soak_cmd::<G>(&a)),
         Command::Solve(a) => solver::solve_cmd(&a),
+        Command::Tables(a) => tables::tables_cmd(&a),
+        Command::Table(a) => tables::table_cmd(&a),
         Command::Analyse(a) => solver::analyse_cmd(&a),
         Command::Serve(a) => serve::serve_cmd(&a),
         Command::Loadtest(a) => serve::loadtest_cmd(&a),

@@ -8,14 +8,13 @@ use dice_core::Side;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
 use serde_json::{Map, Value, json};
-use ur_solve::{
-    GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, TableError, ValueType,
-};
+use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
 
 use crate::cli::{AnalyseArgs, SolveArgs};
 use crate::engine::{parse_variant, table_refusal};
 use crate::error::{Outcome, Refused};
-use crate::{emit, input, output, query};
+use crate::tables::{table_destination, write_table_file};
+use crate::{emit, input, query};
 
 /// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
 const CLOCK_TICKS: f64 = 100.0;
@@ -72,7 +71,7 @@ fn show(bar: &ProgressBar, p: &Progress) {
     bar.set_message(msg);
 }
 
-/// `race solve RULES --out PATH`.
+/// `race solve RULES [--out PATH | --data DIR]`.
 pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     let mut variant = parse_variant::<Ur>(Some(&a.rules), "RULES")?;
     if let Some(n) = a.pieces {
@@ -84,8 +83,10 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     }
     let value_type = if a.f64 {
         ValueType::F64
-    } else {
+    } else if a.f32 {
         ValueType::F32
+    } else {
+        ValueType::P16
     };
     let mut opts = SolveOptions::default();
     if let Some(t) = a.threads {
@@ -94,33 +95,15 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     if let Some(mib) = a.list_mib {
         opts.list_bytes = u64::from(mib) << 20;
     }
-    output::claim(&a.out, a.force, "--out", "")?;
+    let path = table_destination(a.out.as_deref(), &a.data, &variant, value_type, a.force)?;
     let started = Instant::now();
     let bar = progress_bar();
     let solved = ur_solve::solve(&variant, &opts, |p| show(&bar, p));
     bar.finish_and_clear();
     let sol = solved.map_err(|e| Refused::new("solve", e.code(), e.to_string()))?;
-    let out = a.out.display().to_string();
-    // Written beside, then renamed: the file named holds a whole table, or
-    // what it held before.
-    let temp = output::temp_path(&a.out);
-    let written = ur_solve::write_table(&sol, value_type, &temp).and_then(|()| {
-        std::fs::rename(&temp, &a.out).map_err(|source| TableError::Io {
-            path: a.out.clone(),
-            source,
-        })
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        let e = match e {
-            TableError::Io { source, .. } => TableError::Io {
-                path: a.out.clone(),
-                source,
-            },
-            other => other,
-        };
-        return Err(table_refusal("--out", &e).into());
-    }
+    let out = path.display().to_string();
+    let input = if a.out.is_some() { "--out" } else { "--data" };
+    let written = write_table_file(&sol, value_type, &path, input)?;
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds();
     let peak = peak_memory();
@@ -140,6 +123,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
             "states": sol.values().len(),
             "value_type": value_type.as_str(),
             "table": out,
+            "table_bytes": written.bytes,
+            "choices": written.choices,
+            "worst_error": written.worst_error,
         });
         return emit(&format!("{report}\n"));
     }
@@ -156,7 +142,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
          wall time      {wall:.2} s\n\
          cpu time       {cpu}\n\
          peak memory    {peak}\n\
-         table          {out} ({} states, {})\n",
+         table          {out} ({} states, {}, {} bytes, {} choices, largest error {:.2e})\n",
         variant.spelled_out(),
         first * 100.0,
         first,
@@ -165,6 +151,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
         stats.residual,
         sol.values().len(),
         value_type.as_str(),
+        written.bytes,
+        written.choices,
+        written.worst_error,
     ))
 }
 

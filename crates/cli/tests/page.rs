@@ -517,6 +517,151 @@ async fn a_senet_friend_game_through_the_invite_link() {
     friend.close().await;
 }
 
+/// A friend game made through the API, its friend's seat still open:
+/// `(id, the host's side, the invite token)`.
+fn waiting_game(server: &Server) -> (String, String, String) {
+    let made = server.post(
+        "/api/games",
+        None,
+        &json!({"game": "ur", "opponent": "friend"}),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let made = made.json();
+    let invite = made["invite"]
+        .as_str()
+        .unwrap()
+        .split_once("#join=")
+        .unwrap()
+        .1;
+    (
+        made["id"].as_str().unwrap().to_owned(),
+        made["seat"].as_str().unwrap().to_owned(),
+        invite.to_owned(),
+    )
+}
+
+/// Everything this browser keeps for the pages of the server.
+async fn kept(b: &Browser) -> String {
+    b.js("return JSON.stringify(Object.entries(localStorage))")
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_opened_in_the_tab_of_its_game_joins_without_a_reload() {
+    let bench = Bench::start("rejoin", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, host, invite) = waiting_game(server);
+    let friend = if host == "light" { "dark" } else { "light" };
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the watcher's view",
+        "return document.getElementById('game')?.dataset.seat === 'watcher'",
+    )
+    .await;
+    b.js("window.sameDocument = true; return null").await;
+    // The link pasted into the same tab changes only the hash.
+    b.js(&format!("location.hash = '#join={invite}'; return null"))
+        .await;
+    b.wait(
+        "the friend's seat",
+        &format!("return document.getElementById('game')?.dataset.seat === '{friend}'"),
+    )
+    .await;
+    assert_eq!(
+        b.js("return window.sameDocument === true").await,
+        true,
+        "no reload"
+    );
+    assert_eq!(
+        b.js("return location.href").await,
+        format!("http://{}/g/{id}", server.addr),
+        "the invite is off the address"
+    );
+    let state = server.state(&id);
+    assert_eq!(state["status"], "playing");
+    // The browser keeps the seat's own token, not the spent invite.
+    let token = b
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
+        .await;
+    let token = token.as_str().unwrap();
+    assert_ne!(token, invite);
+    assert!(!kept(&b).await.contains(&invite), "{}", kept(&b).await);
+    // It plays with that token.
+    if state["side"] == friend {
+        click_move(&b, false).await;
+        assert_eq!(server.state(&id)["log"][0]["side"], friend);
+    }
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_whose_reply_was_lost_is_sent_again_and_gets_the_same_seat() {
+    let bench = Bench::start("lostjoin", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, host, invite) = waiting_game(server);
+    let friend = if host == "light" { "dark" } else { "light" };
+    // The browser opened the link and sent its join with a key of its own;
+    // the server took the seat, but the reply never came back.
+    let key = "the-key-this-browser-sent-first";
+    let lost = server.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        &json!({"invite": invite, "key": key}),
+    );
+    assert_eq!(lost.status, 200, "{}", lost.text());
+    let token = lost.json()["token"].as_str().unwrap().to_owned();
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.js(&format!(
+        "localStorage.setItem('race.join.{id}', JSON.stringify({{invite: '{invite}', key: '{key}'}})); return null"
+    ))
+    .await;
+    // Opened again (a reload; the link is gone from the address), the page
+    // sends the join again with the same key, and gets the seat.
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the friend's seat",
+        &format!("return document.getElementById('game')?.dataset.seat === '{friend}'"),
+    )
+    .await;
+    assert_eq!(
+        b.js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
+        .await,
+        Value::String(token)
+    );
+    assert!(!kept(&b).await.contains(&invite), "the join is settled");
+    // Another browser with the link watches, and is told why.
+    let other = driver.browser(DESKTOP).await;
+    other
+        .open(&server.addr, &format!("/g/{id}#join={invite}"))
+        .await;
+    let said = other
+        .wait(
+            "the refusal said",
+            "return document.getElementById('game')?.dataset.seat === 'watcher' \
+               && [...document.querySelectorAll('#game > .notice')].map(n => n.textContent).join(' ')",
+        )
+        .await;
+    assert!(
+        said.as_str().unwrap().contains("both seats are taken"),
+        "{said}"
+    );
+    assert_eq!(
+        other.js("return location.href").await,
+        format!("http://{}/g/{id}", server.addr)
+    );
+    other.close().await;
+    b.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_aseb_game_on_its_long_board_and_a_custom_path() {
     let bench = Bench::start("aseb", &[]).await;

@@ -578,15 +578,9 @@ fn no_one_acts_for_another_seat() {
     assert_eq!(server.state(&creator.id), waiting);
     let joined = server.post(&join, None, &json!({"invite": invite}));
     assert_eq!(joined.status, 200);
-    assert_eq!(joined.json()["token"], invite.as_str());
     server
         .post(&join, None, &json!({"invite": "wrong"}))
         .error(409, "seat_taken");
-    let again = server.post(&join, None, &json!({"invite": invite}));
-    assert_eq!(
-        again.status, 200,
-        "joining again with the same invite is a retry"
-    );
     let (bot_game, _, _) = create(&server, json!({"game": "ur", "level": 1}));
     server
         .post(
@@ -606,6 +600,113 @@ fn no_one_acts_for_another_seat() {
     ] {
         assert!(!log.contains(token.as_str()), "a token in the log");
     }
+}
+
+#[test]
+fn an_invite_is_spent_when_its_seat_is_taken_and_only_its_joiner_may_retry() {
+    let scratch = Scratch::new("invite");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    let join = format!("/api/games/{}/join", creator.id);
+    let key = "the-joining-browsers-own-key-1";
+    let first = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(first.status, 200, "{}", first.text());
+    let first = first.json();
+    let token = first["token"].as_str().unwrap().to_owned();
+    assert_ne!(token, invite, "the seat gets a fresh token");
+    assert!(token.len() >= 22, "at least 128 bits: {token}");
+    assert_ne!(first["seat"], creator.side.as_str());
+    let friend = Seat {
+        id: creator.id.clone(),
+        side: first["seat"].as_str().unwrap().to_owned(),
+        token: token.clone(),
+    };
+    let (light, dark) = if creator.side == "light" {
+        (&creator, &friend)
+    } else {
+        (&friend, &creator)
+    };
+    let state = server.state(&creator.id);
+    assert_eq!(state["status"], "playing");
+    // The invite is spent: it acts for no seat, and joining with it again
+    // takes nothing and shows no token.
+    let (mover, _) = by_turn(&state, light, dark);
+    let as_invite = Seat {
+        id: creator.id.clone(),
+        side: mover.side.clone(),
+        token: invite.clone(),
+    };
+    let mv = state["legal"][0].as_str().unwrap();
+    play(&server, &as_invite, &state["ply"], mv).error(403, "not_your_seat");
+    server
+        .post(
+            &format!("/api/games/{}/resign", creator.id),
+            Some(&invite),
+            &json!({}),
+        )
+        .error(403, "not_your_seat");
+    for body in [
+        json!({"invite": invite}),
+        json!({"invite": invite, "key": "someone-elses-key-of-22-chars"}),
+        json!({"invite": "wrong", "key": key}),
+    ] {
+        let v = server.post(&join, None, &body).error(409, "seat_taken");
+        assert!(
+            v.get("token").is_none() && !v.to_string().contains(&token),
+            "{v}"
+        );
+    }
+    assert_eq!(server.state(&creator.id), state, "nothing changed");
+    // The joining browser retrying with its own key (the reply was lost) is
+    // answered as the first join: the same seat and token, also later.
+    let reply = play(&server, mover, &state["ply"], mv);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let retry = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(retry.status, 200, "{}", retry.text());
+    let retry = retry.json();
+    assert_eq!(retry["token"], token.as_str());
+    assert_eq!(retry["seat"], first["seat"]);
+    assert_eq!(retry["state"], server.state(&creator.id));
+    // The fresh token plays, and survives a restart.
+    drop(server);
+    let server = Server::start(&scratch.path("data"), &[]);
+    let again = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(again.json()["token"], token.as_str());
+    let state = server.state(&creator.id);
+    let (mover, _) = by_turn(&state, light, dark);
+    let reply = play(
+        &server,
+        mover,
+        &state["ply"],
+        state["legal"][0].as_str().unwrap(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    // A join without a key gets a fresh token too, and no retry.
+    let (other, invite, _) = create(&server, json!({"game": "senet", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    let join = format!("/api/games/{}/join", other.id);
+    let joined = server.post(&join, None, &json!({"invite": invite}));
+    assert_eq!(joined.status, 200);
+    assert_ne!(joined.json()["token"], invite.as_str());
+    server
+        .post(&join, None, &json!({"invite": invite}))
+        .error(409, "seat_taken");
+    // A join key too short to be secret, or not URL-safe, is refused.
+    for key in ["short", "has spaces in it, twenty-two", &"k".repeat(129)] {
+        let (g, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+        let path = format!("/api/games/{}/join", g.id);
+        let waiting = server.state(&g.id);
+        server
+            .post(&path, None, &json!({"invite": invite.unwrap(), "key": key}))
+            .error(400, "bad_request");
+        assert_eq!(server.state(&g.id), waiting);
+    }
+    let log = server.stderr();
+    assert!(
+        !log.contains(&token) && !log.contains(key),
+        "a secret in the log"
+    );
 }
 
 #[test]

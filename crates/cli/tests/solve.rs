@@ -437,7 +437,8 @@ fn blitz_and_aseb_tables_play_and_analyse() {
         for t in turns {
             assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
         }
-        // The perfect side gives nothing away; the table is f32.
+        // The perfect side gives nothing away (a 2-byte table: its choices
+        // keep the best move exact).
         assert!(v["light"]["lost"].as_f64().expect("lost").abs() < 1e-5);
         // The other rule set's table is refused, naming both.
         let other = if table == &blitz { &aseb } else { &blitz };
@@ -497,7 +498,8 @@ fn skiriuk_table_plays_and_analyses_and_murray_is_too_big() {
         for t in turns {
             assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
         }
-        // The perfect side gives nothing away; the table is f32.
+        // The perfect side gives nothing away (a 2-byte table: its choices
+        // keep the best move exact).
         assert!(
             v["dark"]["lost"].as_f64().expect("lost").abs() < 1e-5,
             "{v}"
@@ -522,4 +524,73 @@ fn skiriuk_table_plays_and_analyses_and_murray_is_too_big() {
     refused(&run, "too_big");
     assert!(run.err.contains("107967669800"), "{}", run.err);
     assert!(!Path::new(&dir.path("murray")).exists());
+}
+
+/// `race solve RULES --data DIR` writes DIR/tables/ under a name made from
+/// the rules (a 2-byte table by default); `race tables` lists it with its
+/// rules, format, size and checksum state, and a damaged copy as damaged;
+/// `race table export --format rgu` writes RoyalUr's file, `race table
+/// import` reads it back into a table the perfect bot plays from.
+#[test]
+fn data_folder_tables_listed_exported_and_imported() {
+    let dir = Scratch::new("data");
+    let data = dir.path("data");
+    let run = race(&["solve", "finkel2p", "--data", &data, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let v = json(&run.out);
+    assert_eq!(v["value_type"], "p16");
+    let table = Path::new(&data).join("tables").join("finkel2p.p16.table");
+    assert_eq!(v["table"], table.display().to_string());
+    assert!(table.is_file());
+    // A second solve to the same name is refused without --force.
+    refused(&race(&["solve", "finkel2p", "--data", &data]), "exists");
+    // A damaged copy beside it.
+    let mut bytes = std::fs::read(&table).expect("table");
+    let at = bytes.len() - 100;
+    bytes[at] ^= 1;
+    std::fs::write(Path::new(&data).join("tables").join("broken.table"), &bytes).expect("copy");
+    let run = race(&["tables", "--data", &data, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let v = json(&run.out);
+    let tables = v["tables"].as_array().expect("tables");
+    assert_eq!(tables.len(), 2, "{v}");
+    let broken = &tables[0];
+    assert_eq!(broken["checksum"], "bad", "{broken}");
+    assert_eq!(broken["code"], "checksum");
+    let good = &tables[1];
+    assert_eq!(good["rules"], FINKEL2);
+    assert_eq!(good["name"], "finkel2p");
+    assert_eq!(good["format"], "p16");
+    assert_eq!(good["version"], 3);
+    assert_eq!(good["states"], 13112);
+    assert_eq!(good["checksum"], "ok");
+    assert_eq!(good["bytes"], bytes.len());
+    let run = race(&["tables", "--data", &data]);
+    assert!(run.out.contains("finkel2p.p16.table"), "{}", run.out);
+    assert!(run.out.contains("checksum ok"), "{}", run.out);
+    assert!(run.out.contains("(checksum)"), "{}", run.out);
+    let empty = race(&["tables", "--data", &dir.path("none"), "--json"]);
+    assert_eq!(json(&empty.out)["tables"], serde_json::json!([]));
+    // Out to RoyalUr's format and back.
+    let rgu = dir.path("finkel2p.rgu");
+    let t = table.display().to_string();
+    let run = race(&[
+        "table", "export", &t, "--format", "rgu", "--out", &rgu, "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let v = json(&run.out);
+    assert_eq!(v["entries"], 12990);
+    assert_eq!(&std::fs::read(&rgu).expect("rgu")[..4], b"RGU\0");
+    refused(&race(&["table", "export", &t, "--out", &rgu]), "exists");
+    let back = dir.path("back");
+    let run = race(&["table", "import", &rgu, "--data", &back, "--json"]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let imported = json(&run.out)["table"].as_str().expect("table").to_owned();
+    assert!(imported.ends_with("finkel2p.p16.table"), "{imported}");
+    let run = race(&[
+        "selfplay", "ur", "--rules", "finkel2p", "--light", "perfect", "--dark", "1", "--table",
+        &imported, "--games", "4", "--seed", "imported", "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    refused(&race(&["table", "import", &t]), "not_rgu");
 }

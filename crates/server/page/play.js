@@ -3,7 +3,8 @@
 // checked. A browser that holds no seat of the game watches.
 
 import {
-  createGame, gamePath, getJSON, loadSeat, loadSettings, request, ruleSet, saveSeat, sendMove, watch,
+  createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, request, ruleSet,
+  sendMove, watch,
 } from "./api.js";
 import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
 import { h, sideName } from "./dom.js";
@@ -22,22 +23,24 @@ async function sha256Hex(hex) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Takes the seat an invite link (`#join=TOKEN`) offers, then forgets the link. */
+/**
+ * Takes the seat an invite link (`#join=TOKEN`) offers, after taking the
+ * link off the address; or sends again a join whose reply was lost.
+ */
 async function joinFromLink(id, note) {
   const match = location.hash.match(/^#join=([A-Za-z0-9_-]+)$/);
-  if (!location.hash) return;
-  history.replaceState(null, "", location.pathname);
-  if (!match || loadSeat(id)) return;
-  const reply = await request("POST", `${gamePath(id)}/join`, { body: { invite: match[1] } });
-  if (reply.ok) {
-    saveSeat(id, { seat: reply.data.seat, token: reply.data.token });
-  } else {
-    note(reply.data?.error?.code === "seat_taken"
-      ? "Both seats of this game are taken: you are watching it."
-      : "This invite link does not open a seat of this game: you are watching it.");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  if (loadSeat(id)) return;
+  if (!match && !pendingJoin(id)) return;
+  const reply = await joinGame(id, match?.[1]);
+  if (!reply) {
+    note("The server could not be reached to take your seat: reload the page to try again.");
+  } else if (!reply.ok) {
+    note(`This invite link opens no seat: ${reply.data?.error?.message ?? `the server answered ${reply.status}`}. You are watching the game.`);
   }
 }
 
+/** Shows game `id` in `main`; resolves to `{stop}`, which stops following it. */
 export async function showGame(main, id, net) {
   const notes = [];
   await joinFromLink(id, (t) => notes.push(t));
@@ -343,7 +346,7 @@ export async function showGame(main, id, net) {
 
   render();
   refreshStory();
-  watch(id, {
+  return watch(id, {
     state: accept,
     online: (up) => {
       if (up === online) return;

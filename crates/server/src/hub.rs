@@ -24,7 +24,7 @@ use tokio::sync::{Semaphore, broadcast, watch};
 use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
 use crate::error::ApiError;
 use crate::metrics::Metrics;
-use crate::secret::{self, Token, TokenHash};
+use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
 use crate::wire::{CreateRequest, Opponent, SideChoice};
 
@@ -70,6 +70,8 @@ struct Live {
     seed_hex: String,
     /// Moves stored (the index of the next one).
     moves: u32,
+    /// The joined seat's token sealed under its invite and join key.
+    join: Option<JoinSeal>,
     /// A bot task is running for this game.
     bot_busy: bool,
 }
@@ -385,6 +387,7 @@ impl Hub {
             game: game.clone(),
             seats: [light?, dark?],
             moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
+            join: g.join,
             bot_busy: false,
         };
         let now = live.summary();
@@ -610,6 +613,7 @@ impl Hub {
             game,
             seats,
             moves: 0,
+            join: None,
             bot_busy: false,
         };
         let stored = StoredGame {
@@ -619,6 +623,7 @@ impl Hub {
             seats: [live.seats[0].holder(), live.seats[1].holder()],
             moves: Vec::new(),
             resigned: None,
+            join: None,
             summary: live.summary(),
         };
         self.store
@@ -757,57 +762,78 @@ impl Hub {
         Ok(state)
     }
 
-    /// Takes the open seat for the holder of its invite.
+    /// Takes the open seat for the holder of its invite, with a fresh
+    /// token; the invite is spent. With a join key, the token is also kept
+    /// sealed under the invite and the key, and a later join with the same
+    /// invite and key (a retry whose reply was lost) is answered as the
+    /// first was, with the same token.
     ///
     /// # Errors
     ///
-    /// 403 `not_your_seat` for an invite that is not the open seat's, 409
-    /// `seat_taken` when no seat is open, 500 when the store fails.
+    /// 409 `seat_taken` when no seat is open (and the join is no retry),
+    /// 403 `not_your_seat` for an invite that is not the open seat's, 500
+    /// when the random source or the store fails.
     pub async fn join(
         self: &Arc<Hub>,
         slot: Arc<Slot>,
         invite: String,
+        key: Option<String>,
     ) -> Result<Seated, ApiError> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let hash = TokenHash::of(&invite);
             let mut live = slot.live.lock().await;
-            let seated = |side: Side, state: Bytes| Seated {
+            let seated = |seat: Side, token: Token, state: Bytes| Seated {
                 id: slot.id.clone(),
-                seat: side,
-                token: Token::from_text(invite.clone()),
+                seat,
+                token,
                 state,
                 invite: None,
             };
-            if let Some(side) = live.seat_of(&hash) {
-                return Ok(seated(side, slot.state()));
+            if let (Some(key), Some(seal)) = (&key, &live.join)
+                && let Some(token) = seal.open(&invite, key)
+                && let Some(side) = live.seat_of(&TokenHash::of(token.reveal()))
+            {
+                return Ok(seated(side, token, slot.state()));
             }
-            let open = Side::ALL
-                .into_iter()
-                .find(|&s| matches!(live.seat(s), Seat::Open(_)));
-            let Some(side) = open else {
+            let open = Side::ALL.into_iter().find_map(|s| match live.seat(s) {
+                Seat::Open(expected) => Some((s, *expected)),
+                _ => None,
+            });
+            let Some((side, expected)) = open else {
                 return Err(ApiError::conflict("seat_taken", "both seats are taken"));
             };
-            let Seat::Open(expected) = live.seat(side) else {
-                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
-            };
-            if !expected.matches(&hash) {
+            if !expected.matches(&TokenHash::of(&invite)) {
                 return Err(ApiError::not_your_seat());
             }
+            let (token, hash, seal) = match &key {
+                Some(key) => {
+                    let (token, hash, seal) =
+                        secret::new_sealed_token(&invite, key).map_err(internal)?;
+                    (token, hash, Some(seal))
+                }
+                None => {
+                    let (token, hash) = secret::new_token().map_err(internal)?;
+                    (token, hash, None)
+                }
+            };
             let before = live.status();
             *live.seat_mut(side) = Seat::Person(hash);
+            live.join = seal;
             let change = Change::Join {
                 id: slot.id.clone(),
                 seat: side,
+                token: hash,
+                seal,
                 after: live.summary(),
             };
             if let Err(e) = hub.store.write(change).await {
-                *live.seat_mut(side) = Seat::Open(hash);
+                *live.seat_mut(side) = Seat::Open(expected);
+                live.join = None;
                 return Err(internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
-            Ok(seated(side, state))
+            Ok(seated(side, token, state))
         })
         .await
     }

@@ -263,7 +263,7 @@ async fn join(
     let slot = slot_of(&app, path).await?;
     let body = body_of(req).await?;
     let request = wire::parse_join(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let seated = app.hub.join(slot, request.invite).await?;
+    let seated = app.hub.join(slot, request.invite, request.key).await?;
     Ok(json(StatusCode::OK, seated.body()))
 }
 

@@ -21,7 +21,7 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 use tokio::sync::oneshot;
 
 use crate::engine::{GameKind, Level, RuleSet};
-use crate::secret::TokenHash;
+use crate::secret::{JoinSeal, TokenHash};
 use crate::store::{
     Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
 };
@@ -62,6 +62,10 @@ const MIGRATIONS: &[&str] = &[
         move TEXT NOT NULL,
         PRIMARY KEY (game, n)
     ) WITHOUT ROWID;",
+    // 2: a joined seat gets a token of its own; a join sent with a join key
+    // keeps that token sealed under the invite and the key, for a retry.
+    "ALTER TABLE games ADD COLUMN join_check BLOB;
+    ALTER TABLE games ADD COLUMN join_seal BLOB;",
 ];
 
 enum Job {
@@ -275,12 +279,29 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 .execute(params![id, n, mv.ply, mv.text])?;
             update(conn, id, after, at)?
         }
-        Change::Join { id, seat, after } => {
+        Change::Join {
+            id,
+            seat,
+            token,
+            seal,
+            after,
+        } => {
             let sql = match seat {
-                Side::Light => "UPDATE games SET light = 'person' WHERE id = ?1 AND light = 'open'",
-                Side::Dark => "UPDATE games SET dark = 'person' WHERE id = ?1 AND dark = 'open'",
+                Side::Light => {
+                    "UPDATE games SET light = 'person', light_hash = ?2, join_check = ?3,
+                     join_seal = ?4 WHERE id = ?1 AND light = 'open'"
+                }
+                Side::Dark => {
+                    "UPDATE games SET dark = 'person', dark_hash = ?2, join_check = ?3,
+                     join_seal = ?4 WHERE id = ?1 AND dark = 'open'"
+                }
             };
-            let n = conn.prepare_cached(sql)?.execute(params![id])?;
+            let n = conn.prepare_cached(sql)?.execute(params![
+                id,
+                &token.0[..],
+                seal.as_ref().map(|s| s.check.to_vec()),
+                seal.as_ref().map(|s| s.sealed.to_vec()),
+            ])?;
             if n == 0 {
                 return Err(StoreError(format!("game {id} has no open {seat} seat")));
             }
@@ -309,7 +330,7 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 }
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
-     resigned, ply, position, key";
+     resigned, ply, position, key, join_check, join_seal";
 
 fn bad(id: &str, what: &str) -> StoreError {
     StoreError(format!("stored game {id}: {what}"))
@@ -350,12 +371,27 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
                 .map_err(|_| bad(&id, "resigned names no side"))?,
         ),
     };
+    let check: Option<Vec<u8>> = row.get(13)?;
+    let sealed: Option<Vec<u8>> = row.get(14)?;
+    let join = match (check, sealed) {
+        (None, None) => None,
+        (Some(check), Some(sealed)) => Some(JoinSeal {
+            check: check
+                .try_into()
+                .map_err(|_| bad(&id, "a join check is not 32 bytes"))?,
+            sealed: sealed
+                .try_into()
+                .map_err(|_| bad(&id, "a sealed token is not 24 bytes"))?,
+        }),
+        _ => return Err(bad(&id, "a join check without its sealed token")),
+    };
     Ok(StoredGame {
         rules,
         seed: row.get(3)?,
         seats: [light, dark],
         moves: Vec::new(),
         resigned,
+        join,
         summary: Summary {
             status: Status::from_word(&status).ok_or_else(|| bad(&id, "an unknown status"))?,
             ply: row.get(10)?,
@@ -469,6 +505,7 @@ mod tests {
             ],
             moves: Vec::new(),
             resigned: None,
+            join: None,
             summary: Summary {
                 status: Status::Playing,
                 ply: 0,
@@ -491,6 +528,102 @@ mod tests {
     fn a_stored_games_debug_form_leaves_out_the_seed() {
         let text = format!("{:?}", game("g1"));
         assert!(text.contains("g1") && !text.contains("seed"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_database_of_schema_1_is_migrated_and_its_games_play_on() {
+        let dir = scratch("schema1");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            // As the server of schema 1 wrote it: a friend game joined
+            // with its invite, which then was the seat's token, and one
+            // still waiting for its friend.
+            let mut conn = connect(&dir.join(DB_FILE)).unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(MIGRATIONS[0]).unwrap();
+            tx.execute_batch("PRAGMA user_version = 1").unwrap();
+            let insert = "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, \
+                 dark_hash, status, resigned, ply, position, key, created, updated) \
+                 VALUES (?1, 'ur', 'finkel', ?2, 'person', ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9, 1, 1)";
+            tx.execute(
+                insert,
+                params![
+                    "joined",
+                    vec![1u8; 32],
+                    &TokenHash::of("creator").0[..],
+                    "person",
+                    &TokenHash::of("old-invite").0[..],
+                    "playing",
+                    1,
+                    "p1",
+                    "k1"
+                ],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO moves (game, n, ply, move) VALUES ('joined', 0, 0, 'hand-c1')",
+                [],
+            )
+            .unwrap();
+            tx.execute(
+                insert,
+                params![
+                    "waiting",
+                    vec![2u8; 32],
+                    &TokenHash::of("host").0[..],
+                    "open",
+                    &TokenHash::of("invite").0[..],
+                    "waiting",
+                    0,
+                    "p0",
+                    "k0"
+                ],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let store = Sqlite::open(&dir).unwrap();
+        let version: i64 = store
+            .read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        let joined = store.load("joined").unwrap().unwrap();
+        assert!(
+            matches!(joined.seats[1], Holder::Person(h) if h.matches(&TokenHash::of("old-invite"))),
+            "the friend of an old game keeps playing with the invite it holds"
+        );
+        assert!(joined.join.is_none());
+        assert_eq!(joined.moves.len(), 1);
+        assert_eq!(store.unfinished().unwrap().len(), 2);
+        // The waiting game is joined as this server joins: a token of its
+        // own, sealed under the invite and the join key.
+        let key = "k".repeat(24);
+        let (token, hash, seal) = crate::secret::new_sealed_token("invite", &key).unwrap();
+        store
+            .write(Change::Join {
+                id: "waiting".into(),
+                seat: Side::Dark,
+                token: hash,
+                seal: Some(seal),
+                after: Summary {
+                    status: Status::Playing,
+                    ply: 0,
+                    position: "p0".into(),
+                    key: "k0".into(),
+                },
+            })
+            .await
+            .unwrap();
+        store.close().unwrap();
+        drop(store);
+        let store = Sqlite::open(&dir).unwrap();
+        let g = store.load("waiting").unwrap().unwrap();
+        assert!(
+            matches!(g.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal())))
+        );
+        assert_eq!(g.join.and_then(|s| s.open("invite", &key)), Some(token));
+        store.close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]
@@ -533,6 +666,8 @@ mod tests {
                 .write(Change::Join {
                     id: "g1".into(),
                     seat: Side::Dark,
+                    token: TokenHash::of("b"),
+                    seal: None,
                     after: after(3)
                 })
                 .await

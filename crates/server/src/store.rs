@@ -14,7 +14,7 @@ use dice_core::Side;
 use tokio::sync::oneshot;
 
 use crate::engine::{Level, RuleSet};
-use crate::secret::TokenHash;
+use crate::secret::{JoinSeal, TokenHash};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,6 +103,9 @@ pub struct StoredGame {
     pub moves: Vec<StoredMove>,
     /// The side that resigned, if one did.
     pub resigned: Option<Side>,
+    /// For a friend game joined with a join key, the joined seat's token
+    /// sealed under the invite and that key (to answer a retry).
+    pub join: Option<JoinSeal>,
     /// The game as it stood after the last change.
     pub summary: Summary,
 }
@@ -115,6 +118,7 @@ impl std::fmt::Debug for StoredGame {
             .field("seats", &self.seats)
             .field("moves", &self.moves)
             .field("resigned", &self.resigned)
+            .field("join", &self.join)
             .field("summary", &self.summary)
             .finish_non_exhaustive()
     }
@@ -136,12 +140,17 @@ pub enum Change {
         /// The game after it.
         after: Summary,
     },
-    /// An open seat taken by the holder of its invite.
+    /// An open seat taken by the holder of its invite, with a fresh token.
     Join {
         /// The game.
         id: String,
         /// The seat.
         seat: Side,
+        /// The hash of the seat's new token.
+        token: TokenHash,
+        /// The token sealed under the invite and the join key, when the
+        /// join sent a key.
+        seal: Option<JoinSeal>,
         /// The game after it.
         after: Summary,
     },
