@@ -29,6 +29,15 @@ pub enum GameName {
     Senet,
 }
 
+impl From<GameName> for race_games::Kind {
+    fn from(name: GameName) -> race_games::Kind {
+        match name {
+            GameName::Ur => race_games::Kind::Ur,
+            GameName::Senet => race_games::Kind::Senet,
+        }
+    }
+}
+
 /// A side, on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SideArg {

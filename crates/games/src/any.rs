@@ -202,16 +202,13 @@ impl Kind {
             ply: None,
             message: e.message(),
         })?;
-        Kind::ALL
-            .into_iter()
-            .find(|&kind| crate::for_kind!(kind, G => G::read_rules_line(rules).is_ok()))
-            .ok_or_else(|| ReplayRefusal {
-                code: "bad_record",
-                why: Some("rules"),
-                line: 1,
-                ply: None,
-                message: format!("line 1 names no rule set of either game: {rules:?}"),
-            })
+        crate::kind_of_rules_line(rules).ok_or_else(|| ReplayRefusal {
+            code: "bad_record",
+            why: Some("rules"),
+            line: 1,
+            ply: None,
+            message: format!("line 1 names no rule set of either game: {rules:?}"),
+        })
     }
 }
 

@@ -33,7 +33,7 @@ pub use board::{
 pub use bot::{Bot, BotError, Solved, Tables, TablesError, Unsolved};
 pub use catalogue::{
     Catalogue, Field, GameCatalogue, LevelNote, Named, Preset, RuleSetView, RulesBoard, RulesError,
-    catalogue, preset_of, read_rules,
+    catalogue, kind_of_rules_line, preset_of, read_rules, record_names,
 };
 pub use encode::{action_mask, move_for_action};
 pub use game::{BadPosition, Inconsistent, RaceGame};

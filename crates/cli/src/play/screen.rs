@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use dice_core::Game;
+use race_games::{Bot, RaceGame};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style as Look};
@@ -25,7 +26,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Wrap};
 use ratatui::{Frame, Terminal};
 
-use crate::engine::Engine;
 use crate::error::Failure;
 use crate::play::{COMMANDS, Command, Mode, Mover, Said, Session, cut};
 use crate::render::{self, look};
@@ -219,17 +219,17 @@ fn restore() {
 
 /// Stepping through a finished game: the whole game, kept while the
 /// session shows it cut at `at` plies.
-struct Review<E: Engine> {
-    full: Game<E>,
+struct Review<G: RaceGame> {
+    full: Game<G>,
     at: usize,
 }
 
 /// The screen's state.
-struct Ui<E: Engine> {
-    s: Session<E>,
+struct Ui<G: RaceGame> {
+    s: Session<G>,
     /// Colour, for the screen's own styles (the session draws plain text).
     colour: Style,
-    wake: Sender<Wake<E::Move>>,
+    wake: Sender<Wake<G::Move>>,
     /// Bumped whenever the game changes under the bot: a move thought of
     /// for an older generation is dropped.
     generation: u64,
@@ -258,7 +258,7 @@ struct Ui<E: Engine> {
     panel_rows: Cell<usize>,
     /// Ctrl-Z was typed: the screen is to be put away and the program stopped.
     suspend: bool,
-    review: Option<Review<E>>,
+    review: Option<Review<G>>,
     leave: Option<Leave>,
     dirty: bool,
 }
@@ -270,12 +270,12 @@ struct Ui<E: Engine> {
 /// I/O errors on the terminal; a refusal when a new game cannot be set up;
 /// [`Failure::Interrupted`] after a signal or Ctrl-C (the record, written
 /// after every ply, is whole).
-pub fn run<E>(mut session: Session<E>) -> Result<(), Failure>
+pub fn run<G>(mut session: Session<G>) -> Result<(), Failure>
 where
-    E: Engine + 'static,
-    E::Bot: Send,
-    E::Move: Send,
-    Game<E>: Send,
+    G: RaceGame,
+    Bot<G>: Send,
+    G::Move: Send,
+    Game<G>: Send,
 {
     let (wake, woken) = std::sync::mpsc::channel();
     let signals = wake.clone();
@@ -342,17 +342,17 @@ fn is_ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
 }
 
-impl<E> Ui<E>
+impl<G> Ui<G>
 where
-    E: Engine + 'static,
-    E::Bot: Send,
-    E::Move: Send,
-    Game<E>: Send,
+    G: RaceGame,
+    Bot<G>: Send,
+    G::Move: Send,
+    Game<G>: Send,
 {
     fn run(
         &mut self,
         terminal: &mut Terminal<CrosstermBackend<Out>>,
-        woken: &Receiver<Wake<E::Move>>,
+        woken: &Receiver<Wake<G::Move>>,
     ) -> Result<Leave, Failure> {
         loop {
             self.advance()?;
@@ -454,7 +454,7 @@ where
         std::thread::Builder::new()
             .name("bot".to_owned())
             .spawn(move || {
-                let mv = std::panic::catch_unwind(AssertUnwindSafe(|| E::choose(&bot, &game)));
+                let mv = std::panic::catch_unwind(AssertUnwindSafe(|| bot.choose(&game)));
                 let _ = wake.send(Wake::Bot { generation, mv });
             })?;
         self.thinking = true;
@@ -462,7 +462,7 @@ where
         Ok(())
     }
 
-    fn woken(&mut self, wake: Wake<E::Move>) -> Result<(), Failure> {
+    fn woken(&mut self, wake: Wake<G::Move>) -> Result<(), Failure> {
         match wake {
             Wake::Signal(sig) => self.leave = Some(Leave::Signal(sig)),
             Wake::Bot { generation, mv } if generation == self.generation => {
@@ -602,7 +602,7 @@ where
                 "its record is in {} (ply {}): race play {} --resume {} goes on with it",
                 file.path().display(),
                 self.s.game.ply(),
-                E::CMD,
+                G::KIND,
                 file.path().display()
             ),
             None => "there is no record of it (save FILE writes one)".to_owned(),
@@ -925,7 +925,7 @@ where
     /// What a terminal too small for the board gets instead: what it
     /// needs, in a few words.
     fn too_small(&self, f: &mut Frame, area: Rect) {
-        let (width, lines) = render::narrow_size::<E>(self.s.game.variant());
+        let (width, lines) = render::narrow_size::<G>(self.s.game.variant());
         let (width, lines) = (len(width) + FRAME, len(lines) + 2);
         let text = format!(
             "too small for the board: it needs {}x{} (this is {}x{}); ctrl-c leaves",
@@ -950,7 +950,7 @@ where
         if Span::raw(text.as_str()).width() > usize::from(width) {
             text = format!(
                 "{} {}{sep}ply {}",
-                E::CMD,
+                G::KIND,
                 self.s.game.variant(),
                 self.s.game.ply()
             );
@@ -1004,7 +1004,7 @@ where
             lines.push(Line::from(vec![
                 Span::raw(throw),
                 Span::styled(
-                    format!("   {}", render::dice_key::<E>(&self.s.opts.style)),
+                    format!("   {}", render::dice_key::<G>(&self.s.opts.style)),
                     self.paint(Paint::Dim),
                 ),
             ]));
