@@ -399,10 +399,11 @@ pub struct SolveArgs {
     /// (4096 by default; less lowers the peak memory and costs time).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
     pub list_mib: Option<u32>,
-    /// Store the values as 32-bit floats (the default: half the size).
+    /// Store the values as 32-bit floats (the default is 2 bytes a value,
+    /// steps of 1/65535, with the perfect move kept exact).
     #[arg(long, conflicts_with = "f64")]
     pub f32: bool,
-    /// Store the values as 64-bit floats.
+    /// Store the values as 64-bit floats, as solved.
     #[arg(long)]
     pub f64: bool,
     /// Print one JSON object.

@@ -183,7 +183,7 @@ impl fmt::Display for Failure {
             Failure::Usage { input, message } => {
                 write!(f, "{input}: {} ({USAGE})", one_line(message))
             }
-            Failure::Io(e) => write!(f, "output: {}", crate::input::io_words(e)),
+            Failure::Io(e) => write!(f, "output: {}", io_words(e)),
             Failure::Interrupted(sig) => write!(f, "stopped by {}", signal_name(*sig)),
         }
     }
@@ -213,6 +213,22 @@ impl From<Refused> for Failure {
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Failure {
         Failure::Io(e)
+    }
+}
+
+/// A lowercase description of an I/O error, without the OS error number.
+pub fn io_words(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        std::io::ErrorKind::IsADirectory => "is a directory".to_owned(),
+        _ => {
+            let text = e.to_string().to_lowercase();
+            match text.find(" (os error") {
+                Some(at) => text[..at].to_owned(),
+                None => text,
+            }
+        }
     }
 }
 

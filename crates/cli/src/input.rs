@@ -4,7 +4,7 @@ use std::io::Read;
 
 use dice_core::Seed;
 
-use crate::error::Refused;
+use crate::error::{Refused, io_words};
 
 /// The most a record file may hold; more is refused rather than read.
 pub const INPUT_MAX: u64 = 64 * 1024 * 1024;
@@ -72,22 +72,6 @@ pub fn read_text(path: &str) -> Result<(String, String), Refused> {
                     .line(line)
                     .detail("byte", at),
             )
-        }
-    }
-}
-
-/// A lowercase description of an I/O error, without the OS error number.
-pub fn io_words(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_owned(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
-        std::io::ErrorKind::IsADirectory => "is a directory".to_owned(),
-        _ => {
-            let text = e.to_string().to_lowercase();
-            match text.find(" (os error") {
-                Some(at) => text[..at].to_owned(),
-                None => text,
-            }
         }
     }
 }

@@ -9,8 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
-use crate::error::Refused;
-use crate::input::io_words;
+use crate::error::{Refused, io_words};
 
 /// Held while a file is being written: whoever ends the process on a
 /// signal takes it first, so that no write is cut in half.

@@ -8,8 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
 use crate::engine::Engine;
-use crate::error::Refused;
-use crate::input::io_words;
+use crate::error::{Refused, io_words};
 
 /// What one self-play game came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

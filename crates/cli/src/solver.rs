@@ -85,8 +85,10 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     }
     let value_type = if a.f64 {
         ValueType::F64
-    } else {
+    } else if a.f32 {
         ValueType::F32
+    } else {
+        ValueType::P16
     };
     let mut opts = SolveOptions::default();
     if let Some(t) = a.threads {
@@ -105,23 +107,28 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
     // Written beside, then renamed: the file named holds a whole table, or
     // what it held before.
     let temp = output::temp_path(&a.out);
-    let written = ur_solve::write_table(&sol, value_type, &temp).and_then(|()| {
-        std::fs::rename(&temp, &a.out).map_err(|source| TableError::Io {
-            path: a.out.clone(),
-            source,
-        })
-    });
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        let e = match e {
-            TableError::Io { source, .. } => TableError::Io {
+    let written = ur_solve::write_table(&sol, value_type, &temp).and_then(|written| {
+        std::fs::rename(&temp, &a.out)
+            .map(|()| written)
+            .map_err(|source| TableError::Io {
                 path: a.out.clone(),
                 source,
-            },
-            other => other,
-        };
-        return Err(table_refusal("--out", &e).into());
-    }
+            })
+    });
+    let written = match written {
+        Ok(written) => written,
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            let e = match e {
+                TableError::Io { source, .. } => TableError::Io {
+                    path: a.out.clone(),
+                    source,
+                },
+                other => other,
+            };
+            return Err(table_refusal("--out", &e).into());
+        }
+    };
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds();
     let peak = peak_memory();
@@ -141,6 +148,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
             "states": sol.values().len(),
             "value_type": value_type.as_str(),
             "table": out,
+            "table_bytes": written.bytes,
+            "choices": written.choices,
+            "worst_error": written.worst_error,
         });
         return emit(&format!("{report}\n"));
     }
@@ -157,7 +167,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
          wall time      {wall:.2} s\n\
          cpu time       {cpu}\n\
          peak memory    {peak}\n\
-         table          {out} ({} states, {})\n",
+         table          {out} ({} states, {}, {} bytes, {} choices, largest error {:.2e})\n",
         variant.spelled_out(),
         first * 100.0,
         first,
@@ -166,6 +176,9 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
         stats.residual,
         sol.values().len(),
         value_type.as_str(),
+        written.bytes,
+        written.choices,
+        written.worst_error,
     ))
 }
 

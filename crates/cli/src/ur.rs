@@ -10,8 +10,8 @@ use royal_ur::{
 use serde_json::{Map, Value, json};
 
 use crate::engine::Engine;
+use crate::error::io_words;
 use crate::error::{Failure, Refused};
-use crate::input::io_words;
 use crate::render::{
     self, Beside, Board, Cell, DiceLook, Glyph, Part, Row, SideLine, Trace, TraceKind,
 };

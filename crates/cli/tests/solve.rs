@@ -437,7 +437,8 @@ fn blitz_and_aseb_tables_play_and_analyse() {
         for t in turns {
             assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
         }
-        // The perfect side gives nothing away; the table is f32.
+        // The perfect side gives nothing away (a 2-byte table: its choices
+        // keep the best move exact).
         assert!(v["light"]["lost"].as_f64().expect("lost").abs() < 1e-5);
         // The other rule set's table is refused, naming both.
         let other = if table == &blitz { &aseb } else { &blitz };
@@ -497,7 +498,8 @@ fn skiriuk_table_plays_and_analyses_and_murray_is_too_big() {
         for t in turns {
             assert!(t["lost"].as_f64().expect("lost") >= -1e-6, "{t}");
         }
-        // The perfect side gives nothing away; the table is f32.
+        // The perfect side gives nothing away (a 2-byte table: its choices
+        // keep the best move exact).
         assert!(
             v["dark"]["lost"].as_f64().expect("lost").abs() < 1e-5,
             "{v}"

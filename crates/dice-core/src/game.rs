@@ -201,6 +201,49 @@ impl<R: Rules> LogEntry<R> {
     }
 }
 
+/// A ply of a game's log with the positions around it (see [`Game::plies`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply<'a, R: Rules> {
+    /// The log's entry: who threw, the roll, the move and its flags.
+    pub entry: &'a LogEntry<R>,
+    /// The position the ply was played in.
+    pub before: R::Position,
+    /// The position it left.
+    pub after: R::Position,
+}
+
+/// The plies of a game in order, each with its positions: see [`Game::plies`].
+#[derive(Clone, Debug)]
+pub struct Plies<'a, R: Rules> {
+    log: &'a [LogEntry<R>],
+    before: &'a [R::Position],
+    /// The game's position now, after the last ply.
+    now: R::Position,
+}
+
+impl<'a, R: Rules> Iterator for Plies<'a, R> {
+    type Item = Ply<'a, R>;
+
+    fn next(&mut self) -> Option<Ply<'a, R>> {
+        let (entry, log) = self.log.split_first()?;
+        let (&before, rest) = self.before.split_first()?;
+        self.log = log;
+        self.before = rest;
+        let after = rest.first().copied().unwrap_or(self.now);
+        Some(Ply {
+            entry,
+            before,
+            after,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.log.len(), Some(self.log.len()))
+    }
+}
+
+impl<R: Rules> ExactSizeIterator for Plies<'_, R> {}
+
 /// What [`Game::undo`] took back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -357,7 +400,10 @@ pub struct Game<R: Notation> {
     dice_count: u8,
     first: Side,
     opening: Vec<Faces>,
+    start: R::Position,
     position: R::Position,
+    /// The position before each ply of the log, one for each entry.
+    before: Vec<R::Position>,
     ply: u32,
     throws: u64,
     roll: Option<u8>,
@@ -378,6 +424,7 @@ impl<R: Notation> PartialEq for Game<R> {
             && self.thrower.dice() == other.thrower.dice()
             && self.first == other.first
             && self.opening == other.opening
+            && self.start == other.start
             && self.position == other.position
             && self.ply == other.ply
             && self.throws == other.throws
@@ -449,7 +496,9 @@ impl<R: Notation> Game<R> {
             first,
             throws: opening.len() as u64,
             opening,
+            start: position,
             position,
+            before: Vec::with_capacity(PLIES_RESERVED),
             ply: 0,
             roll: None,
             faces: None,
@@ -505,6 +554,7 @@ impl<R: Notation> Game<R> {
                 mv: None,
                 flags,
             });
+            self.before.push(self.position);
             self.position = position;
             self.ply += 1;
         }
@@ -551,6 +601,60 @@ impl<R: Notation> Game<R> {
     #[must_use]
     pub fn position(&self) -> &R::Position {
         &self.position
+    }
+
+    /// The position the game started from, before its first ply: the
+    /// rules' start for the first side, or the position it was set up
+    /// from ([`Setup::with_position`]).
+    #[must_use]
+    pub fn start(&self) -> &R::Position {
+        &self.start
+    }
+
+    /// The position before ply `ply` (the current one for `ply` equal to
+    /// [`Game::ply`]); `None` past it.
+    #[must_use]
+    pub fn position_at(&self, ply: usize) -> Option<&R::Position> {
+        self.before
+            .get(ply)
+            .or_else(|| (ply == self.before.len()).then_some(&self.position))
+    }
+
+    /// Every ply of the log with the positions before and after it, from
+    /// the first: a walk of the game's positions from [`Game::start`].
+    ///
+    /// ```
+    /// use dice_core::{Game, Seed};
+    /// # use dice_core::toy::{Toy, ToyVariant};
+    ///
+    /// let mut game: Game<Toy> = Game::seeded(Seed::new("walk")?, ToyVariant::default())?;
+    /// for _ in 0..5 {
+    ///     let mv = game.legal()[0];
+    ///     game.play(mv)?;
+    /// }
+    /// let mut at = *game.start();
+    /// for ply in game.plies() {
+    ///     assert_eq!(ply.before, at);
+    ///     at = ply.after;
+    /// }
+    /// assert_eq!(&at, game.position());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn plies(&self) -> Plies<'_, R> {
+        self.plies_from(0)
+    }
+
+    /// The plies from ply `ply` on (none past the last), as
+    /// [`Game::plies`]: the walk costs the plies it yields, not the game's.
+    #[must_use]
+    pub fn plies_from(&self, ply: usize) -> Plies<'_, R> {
+        let from = ply.min(self.log.len());
+        Plies {
+            log: self.log.get(from..).unwrap_or_default(),
+            before: self.before.get(from..).unwrap_or_default(),
+            now: self.position,
+        }
     }
 
     /// The side to move; `None` once the game is over.
@@ -682,6 +786,7 @@ impl<R: Notation> Game<R> {
             mv: Some(mv),
             flags,
         });
+        self.before.push(self.position);
         self.position = position;
         self.ply += 1;
         self.settle();
@@ -731,6 +836,7 @@ impl<R: Notation> Game<R> {
         let forfeits = self.log.len() - choice.log_len - 1;
         self.choices.pop();
         self.log.truncate(choice.log_len);
+        self.before.truncate(choice.log_len);
         self.position = choice.position;
         self.ply = choice.ply;
         self.throws = choice.throws;

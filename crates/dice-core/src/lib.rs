@@ -31,7 +31,7 @@ pub use bot::{BUDGET_MAX, Bot, BotError, LEVEL_ASKED_MAX, Ladder, bot_budget, bo
 pub use dice::{Dice, Faces, MAX_DICE, ParseFacesError, ScriptRoll, more_marked, throw_bits};
 pub use game::{
     Ending, Game, GameOver, LogEntry, NewGameError, NothingToUndo, OPENING_TIES_MAX, Outcome,
-    PLY_CAP, PlayError, Setup, Undone,
+    PLY_CAP, PlayError, Plies, Ply, Setup, Undone,
 };
 pub use key::Key;
 pub use notation::Notation;

@@ -313,3 +313,73 @@ fn log_entries_serialize_to_json_and_back() {
     assert_eq!(back, game.log());
     assert!(json.contains("\"move\""));
 }
+
+#[test]
+fn a_game_set_up_from_a_position_keeps_it_as_its_start() {
+    let near = ToyPosition {
+        pieces: [[9, 3], [4, 0]],
+        side: Side::Dark,
+    };
+    let setup = Setup::new(script(&[1, 2, 3, 1, 2]), ToyVariant::default()).with_position(near);
+    let mut game: ToyGame = Game::new(setup).unwrap();
+    assert_eq!(game.start(), &near);
+    assert_ne!(
+        game.start(),
+        &<Toy as dice_core::Rules>::start(game.variant(), game.first())
+    );
+    while game.roll().is_some() && !game.is_over() {
+        let mv = game.legal()[0];
+        game.play(mv).unwrap();
+    }
+    assert!(game.ply() > 2, "{}", game.ply());
+    // The walk starts where the game did and ends where it is, each ply's
+    // position after it the next one's before.
+    let plies: Vec<_> = game.plies().collect();
+    assert_eq!(plies.len(), game.log().len());
+    assert_eq!(plies[0].before, near);
+    for (pair, entry) in plies.windows(2).zip(game.log()) {
+        assert_eq!(pair[0].after, pair[1].before);
+        assert_eq!(pair[0].entry, entry);
+    }
+    assert_eq!(&plies[plies.len() - 1].after, game.position());
+    for (i, ply) in plies.iter().enumerate() {
+        assert_eq!(game.position_at(i), Some(&ply.before));
+    }
+    assert_eq!(game.position_at(plies.len()), Some(game.position()));
+    assert_eq!(game.position_at(plies.len() + 1), None);
+}
+
+#[test]
+fn the_walk_from_a_ply_is_the_rest_of_the_walk_and_undo_shortens_it() {
+    let mut game: ToyGame =
+        Game::seeded(Seed::new("walk").unwrap(), ToyVariant::default()).unwrap();
+    for _ in 0..12 {
+        if game.is_over() {
+            break;
+        }
+        let mv = game.legal()[game.legal().len() - 1];
+        game.play(mv).unwrap();
+    }
+    let all: Vec<_> = game.plies().collect();
+    // Every position of the walk is what the rules make of the one before.
+    let mut at = *game.start();
+    for ply in &all {
+        assert_eq!(ply.before, at);
+        at = match ply.entry.mv {
+            Some(mv) => <Toy as dice_core::Rules>::apply(game.variant(), &at, ply.entry.roll, mv).0,
+            None => <Toy as dice_core::Rules>::forfeit(game.variant(), &at, ply.entry.roll).0,
+        };
+        assert_eq!(ply.after, at);
+    }
+    for from in [0, 1, all.len() / 2, all.len(), all.len() + 3] {
+        let rest: Vec<_> = game.plies_from(from).collect();
+        assert_eq!(rest, all.iter().skip(from).copied().collect::<Vec<_>>());
+        assert_eq!(game.plies_from(from).len(), all.len().saturating_sub(from));
+    }
+    game.undo().unwrap();
+    assert_eq!(game.plies().count(), game.log().len());
+    assert_eq!(
+        game.plies().last().map(|p| p.after).as_ref(),
+        game.log().last().map(|_| game.position())
+    );
+}

@@ -3,8 +3,13 @@
 //!
 //! ```text
 //! cargo run --release -p ur-solve --example solve -- finkel [--pieces N]
-//!     [--threads N] [--out PATH] [--f32]
+//!     [--threads N] [--out PATH] [--values p16|f32|f64] [--compare-bots]
 //! ```
+//!
+//! `--compare-bots` (with `--out` and `p16`) reads the table written back
+//! and counts, over every state and roll with more than one move, where
+//! the perfect bot from the table plays another move than from the f64
+//! solve, and where the rounded values alone would (the table's choices).
 //!
 //! The rules are a name (`finkel`, `masters`) or the five fields spelled
 //! out in one argument: `"route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=3"`.
@@ -12,8 +17,12 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use dice_core::Side;
 use royal_ur::Variant;
-use ur_solve::{SolveOptions, Stage, ValueType, WinChances, solve, write_table};
+use ur_solve::{
+    Solution, SolveOptions, Stage, Table, ValueType, WinChances, best_move, move_values, solve,
+    write_table,
+};
 
 /// User and system CPU seconds of this process (all threads), from
 /// /proc/self/stat (clock ticks of 1/100 s).
@@ -40,6 +49,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let mut pieces = None;
     let mut out = None;
     let mut value_type = ValueType::F64;
+    let mut compare = false;
     let mut options = SolveOptions::default();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -59,6 +69,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             }
             "--out" => out = Some(args.next().ok_or("--out wants a path")?),
             "--f32" => value_type = ValueType::F32,
+            "--values" => {
+                let name = args.next().ok_or("--values wants p16, f32 or f64")?;
+                value_type = ValueType::from_name(&name).ok_or("--values is p16, f32 or f64")?;
+            }
+            "--compare-bots" => compare = true,
             _ if arg.starts_with("--") => return Err(format!("unknown option {arg}").into()),
             _ => rules = arg,
         }
@@ -108,8 +123,25 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     );
     if let Some(path) = out {
         let t = Instant::now();
-        write_table(&solution, value_type, path.as_ref())?;
-        println!("wrote {path} in {:.1} s", t.elapsed().as_secs_f64());
+        let written = write_table(&solution, value_type, path.as_ref())?;
+        println!(
+            "wrote {path} in {:.1} s: {} bytes, {} values, {} choices, largest error {:.3e}",
+            t.elapsed().as_secs_f64(),
+            written.bytes,
+            written.value_type.as_str(),
+            written.choices,
+            written.worst_error
+        );
+        if compare {
+            let t = Instant::now();
+            let table = Table::open(path.as_ref())?;
+            let (choices, rounded_differs, differs) = compare_bots(&solution, &table)?;
+            println!(
+                "bots compared in {:.1} s: {choices} (state, roll)s with a choice; the rounded \
+                 values alone choose another move in {rounded_differs}, the table's bot in {differs}",
+                t.elapsed().as_secs_f64()
+            );
+        }
     }
     let cpu = cpu_seconds().unwrap_or(f64::NAN);
     println!(
@@ -119,6 +151,55 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         peak_mib().unwrap_or(f64::NAN)
     );
     Ok(())
+}
+
+/// Over every state (not over) and roll with more than one move: how
+/// many there are, how many the table's rounded values alone answer with
+/// another move than the f64 values, and how many the table's bot does.
+fn compare_bots(
+    solution: &Solution,
+    table: &Table,
+) -> Result<(u64, u64, u64), Box<dyn std::error::Error>> {
+    let index = solution.index();
+    let mut rolls: Vec<u8> = index
+        .variant()
+        .chances()
+        .iter()
+        .map(|c| c.roll)
+        .filter(|&r| r > 0)
+        .collect();
+    rolls.dedup();
+    let (mut choices, mut rounded_differs, mut differs) = (0, 0, 0);
+    for i in 0..index.len() {
+        let Some(state) = index.unrank(i) else {
+            continue;
+        };
+        if index.is_over(state) {
+            continue;
+        }
+        let position = index.position(state, Side::Light);
+        for &roll in &rolls {
+            let values = move_values(table, &position, roll)?;
+            if values.len() < 2 {
+                continue;
+            }
+            choices += 1;
+            let exact = best_move(solution, &position, roll)?.map(|m| m.mv);
+            if best_move(table, &position, roll)?.map(|m| m.mv) != exact {
+                differs += 1;
+            }
+            let mut rounded = None;
+            for mv in &values {
+                if rounded.is_none_or(|(_, v)| mv.win_chance > v) {
+                    rounded = Some((mv.mv, mv.win_chance));
+                }
+            }
+            if rounded.map(|(m, _)| m) != exact {
+                rounded_differs += 1;
+            }
+        }
+    }
+    Ok((choices, rounded_differs, differs))
 }
 
 fn main() -> ExitCode {

@@ -57,7 +57,10 @@ pub fn move_values<T: WinChances + ?Sized>(
 }
 
 /// The best legal move for `roll` (the first in the rules' order among
-/// equals), or `None` when the roll allows no move.
+/// equals), or `None` when the roll allows no move. From a 2-byte table,
+/// the move its choices name where its rounded values would choose
+/// another ([`WinChances::chosen_move`]), so that it is the move the
+/// exact values choose.
 ///
 /// # Errors
 ///
@@ -68,8 +71,25 @@ pub fn best_move<T: WinChances + ?Sized>(
     roll: u8,
 ) -> Result<Option<MoveValue>, LookupError> {
     let values = move_values(table, position, roll)?;
+    best_of(table, position, roll, &values)
+}
+
+/// The best of a roll's move values (as [`best_move`]).
+fn best_of<T: WinChances + ?Sized>(
+    table: &T,
+    position: &Position,
+    roll: u8,
+    values: &[MoveValue],
+) -> Result<Option<MoveValue>, LookupError> {
+    if values.len() > 1 {
+        let index = table.index().rank_position(position)?;
+        if let Some(mv) = table.chosen_move(index, roll).and_then(|k| values.get(k)) {
+            return Ok(Some(*mv));
+        }
+    }
     Ok(values
-        .into_iter()
+        .iter()
+        .copied()
         .fold(None, |best: Option<MoveValue>, mv| match best {
             Some(b) if b.win_chance >= mv.win_chance => Some(b),
             _ => Some(mv),
@@ -242,12 +262,7 @@ pub fn analyse_log<T: WinChances + ?Sized>(
         let side = position.side();
         let before = table.win_chance(&position)?;
         let values = move_values(table, &position, entry.roll)?;
-        let best = values
-            .iter()
-            .fold(None, |best: Option<MoveValue>, &mv| match best {
-                Some(b) if b.win_chance >= mv.win_chance => Some(b),
-                _ => Some(mv),
-            });
+        let best = best_of(table, &position, entry.roll, &values)?;
         let illegal = || AnalysisError::Illegal {
             ply: entry.ply,
             mv: entry.mv.map_or_else(|| "-".to_owned(), |m| m.to_string()),
@@ -303,8 +318,8 @@ pub fn analyse_log<T: WinChances + ?Sized>(
     Ok(out)
 }
 
-/// Judges every ply of a game that started from the rules' start position
-/// (a game or a replayed record).
+/// Judges every ply of a game (a game or a replayed record) from the
+/// position it started in.
 ///
 /// # Errors
 ///
@@ -320,6 +335,5 @@ pub fn analyse_game<T: WinChances + ?Sized>(
             table: table.variant().spelled_out(),
         });
     }
-    let start = Ur::start(game.variant(), game.first());
-    analyse_log(table, start, game.log())
+    analyse_log(table, *game.start(), game.log())
 }

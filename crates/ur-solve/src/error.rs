@@ -111,7 +111,8 @@ pub enum TableError {
     /// A format version this build does not read.
     #[error(
         "table format version {found} is not supported (this build reads version {supported} \
-         here); solve the table again"
+         for this rule set and value type: 3 for 2-byte tables, 1 or 2 for 4- and 8-byte \
+         ones); solve the table again"
     )]
     Version {
         /// The file's version.
@@ -206,6 +207,73 @@ impl AnalysisError {
             AnalysisError::WrongRules { .. } => "wrong_rules",
             AnalysisError::Lookup(e) => e.code(),
             AnalysisError::Illegal { .. } => "illegal",
+        }
+    }
+}
+
+/// Why a RoyalUr `.rgu` file could not be written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RguError {
+    /// There is no file at the path.
+    #[error("there is no file at {0}")]
+    Missing(PathBuf),
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file does not start with `RGU`.
+    #[error("{0} is not a RoyalUr lookup table (its first bytes are not RGU)")]
+    NotRgu(PathBuf),
+    /// A layout version other than RoyalUr's 0.
+    #[error("RoyalUr lookup-table version {0} is not supported (this build reads version 0)")]
+    Version(u8),
+    /// The metadata is not RoyalUr's, or names settings this build does
+    /// not play.
+    #[error("the lookup table's header: {0}")]
+    Header(String),
+    /// A rule set RoyalUr's tables do not hold.
+    #[error("{rules} cannot be a RoyalUr lookup table: {reason}")]
+    Rules {
+        /// The rules.
+        rules: String,
+        /// Why not.
+        reason: String,
+    },
+    /// The file is shorter or longer than its header says.
+    #[error("the lookup table is {found} bytes long but its header says {expected}")]
+    Truncated {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes on disk.
+        found: u64,
+    },
+    /// A position of the rule set is not in the file.
+    #[error("the lookup table holds no value for the position {position:?}")]
+    MissingKey {
+        /// The position, light to move.
+        position: String,
+    },
+}
+
+impl RguError {
+    /// The contract word: `missing`, `io`, `not_rgu`, `version`, `header`,
+    /// `rules`, `truncated` or `missing_key`.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            RguError::Missing(_) => "missing",
+            RguError::Io { .. } => "io",
+            RguError::NotRgu(_) => "not_rgu",
+            RguError::Version(_) => "version",
+            RguError::Header(_) => "header",
+            RguError::Rules { .. } => "rules",
+            RguError::Truncated { .. } => "truncated",
+            RguError::MissingKey { .. } => "missing_key",
         }
     }
 }

@@ -12,9 +12,11 @@
 )]
 
 mod analysis;
+mod choice;
 mod error;
 mod index;
 mod moves;
+mod rgu;
 mod solve;
 mod table;
 mod twice;
@@ -23,8 +25,12 @@ pub use analysis::{
     GameAnalysis, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
     best_move, move_values, roll_value,
 };
-pub use error::{AnalysisError, LookupError, SolveError, TableError};
+pub use error::{AnalysisError, LookupError, RguError, SolveError, TableError};
 pub use index::{Index, State};
 pub use moves::Successor;
+pub use rgu::{RGU_MAGIC, RguWritten, export_rgu, import_rgu, rgu_key};
 pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
-pub use table::{MAGIC, Table, VERSION, ValueType, format_version, write_table};
+pub use table::{
+    MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16, to_p16,
+    write_table,
+};

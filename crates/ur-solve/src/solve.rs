@@ -175,6 +175,16 @@ pub trait WinChances {
     /// The value at an index (0.0 past the end).
     fn value_at(&self, index: u64) -> f64;
 
+    /// The move to play for `roll` in the state at `index`, as its place
+    /// among the roll's legal moves in the rules' order, where the stored
+    /// values alone would choose another (a 2-byte table's choices; see
+    /// [`ValueType::P16`](crate::ValueType::P16)); `None` elsewhere, and
+    /// always for f64 values.
+    fn chosen_move(&self, index: u64, roll: u8) -> Option<usize> {
+        let _ = (index, roll);
+        None
+    }
+
     /// The chance that the side to move wins a state, before it throws;
     /// `None` for a state the index does not hold.
     fn state_value(&self, state: State) -> Option<f64> {
@@ -216,6 +226,18 @@ impl WinChances for Solution {
 }
 
 impl Solution {
+    /// Values from elsewhere (a table read in, such as a RoyalUr lookup
+    /// table), one for each state of `index` in its order, with no solve
+    /// figures (all zero).
+    #[must_use]
+    pub const fn from_values(index: Index, values: Vec<f64>) -> Solution {
+        Solution {
+            index,
+            values,
+            stats: SolveStats::ZERO,
+        }
+    }
+
     /// The figures of the solve.
     #[must_use]
     pub const fn stats(&self) -> &SolveStats {

@@ -5,8 +5,8 @@
 //! | offset | size | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `URSOLVE` and 0x1a |
-//! | 8 | 4 | format version: 1, or 2 on the murray and skiriuk paths ([`format_version`]) |
-//! | 12 | 4 | bytes per value: 4 (f32) or 8 (f64) |
+//! | 8 | 4 | format version ([`format_version`]): 3 for 2-byte tables; for 4- and 8-byte tables 1, or 2 on the murray and skiriuk paths |
+//! | 12 | 4 | bytes per value: 2 (p16), 4 (f32) or 8 (f64) |
 //! | 16 | 8 | count of values (states with one side to move) |
 //! | 24 | 8 | checksum of the header (this field as zero) and the values |
 //! | 32 | 4 | length of the rules text |
@@ -14,8 +14,28 @@
 //! | … | | zero bytes up to a multiple of 8 |
 //! | … | count × size | the values in index order ([`Index`]) |
 //!
-//! The value at index `i` is the chance that the side to move wins the
-//! state [`Index::unrank`]`(i)`, before it throws.
+//! A 2-byte (p16) table goes on after its values:
+//!
+//! | size | field |
+//! |---|---|
+//! | | zero bytes up to a multiple of 8 |
+//! | 8 | count of choices |
+//! | count × 8 | the choices, sorted: where the rounded values would choose another move than the exact ones, the exact values' move (see below) |
+//!
+//! The checksum covers every byte after the header. The value at index
+//! `i` is the chance that the side to move wins the state
+//! [`Index::unrank`]`(i)`, before it throws.
+//!
+//! A 2-byte value `q` stands for the chance `q / 65535`: the solved
+//! chance `v` is stored as `round(v × 65535)` (halves away from zero),
+//! as RoyalUr's Percent16 values are, so a stored value is within half a
+//! step, 1/131,070 ≈ 7.63e-6, of the exact one. Moves whose exact values
+//! lie closer than a step can round to the same value, or the wrong way
+//! round; a choice names such a (state, roll) and the move the exact
+//! values choose, and [`best_move`](crate::best_move) plays it: a choice
+//! is the state's index shifted left by 8, the roll in bits 4 to 7 and
+//! the move's place among the roll's legal moves (in the rules' order)
+//! in bits 0 to 3.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -31,24 +51,65 @@ use crate::solve::{Solution, WinChances};
 pub const MAGIC: [u8; 8] = *b"URSOLVE\x1a";
 /// The newest format version this build writes and reads (see
 /// [`format_version`]).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
-/// The format version of a rule set's table: 1 on the bell, masters and
-/// aseb paths, whose tables are as the first ones were; 2 on the murray
-/// and skiriuk paths, whose states are numbered by regions of squares
-/// since version 2 (version 1 listed them in another order). A table is
-/// read only at its rule set's version, so an older table on those paths
-/// is refused, never misread.
+/// The format version of a rule set's table with values of `value_type`.
+/// 2-byte tables are version 3 on every path. 4- and 8-byte tables are
+/// version 1 on the bell, masters and aseb paths, as the first tables
+/// were, and 2 on the murray and skiriuk paths, whose states are
+/// numbered by regions of squares since version 2 (version 1 listed them
+/// in another order). A table is read only at its own version, so an
+/// older table on those paths is refused, never misread.
 ///
 /// ```
 /// use royal_ur::{Path, Variant};
+/// use ur_solve::{ValueType, format_version};
 ///
-/// assert_eq!(ur_solve::format_version(&Variant::FINKEL), 1);
-/// assert_eq!(ur_solve::format_version(&Variant::FINKEL.with_path(Path::Murray)), 2);
+/// assert_eq!(format_version(&Variant::FINKEL, ValueType::F32), 1);
+/// assert_eq!(format_version(&Variant::FINKEL.with_path(Path::Murray), ValueType::F64), 2);
+/// assert_eq!(format_version(&Variant::FINKEL, ValueType::P16), 3);
 /// ```
 #[must_use]
-pub const fn format_version(variant: &Variant) -> u32 {
-    if variant.path().revisits() { 2 } else { 1 }
+pub const fn format_version(variant: &Variant, value_type: ValueType) -> u32 {
+    match value_type {
+        ValueType::P16 => 3,
+        ValueType::F32 | ValueType::F64 => {
+            if variant.path().revisits() {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// Steps of a 2-byte value: `q` stands for `q / 65535`.
+pub const P16_STEPS: u16 = u16::MAX;
+
+/// A chance (0 to 1) as a 2-byte value: `round(v × 65535)`, halves away
+/// from zero, clamped to 0..=65535 (RoyalUr's Percent16 rounding; a NaN
+/// is 0).
+///
+/// ```
+/// assert_eq!(ur_solve::to_p16(0.5185729), 33985);
+/// assert_eq!(ur_solve::to_p16(1.0), 65535);
+/// assert_eq!(ur_solve::from_p16(65535), 1.0);
+/// ```
+#[must_use]
+pub fn to_p16(chance: f64) -> u16 {
+    let q = (chance.clamp(0.0, 1.0) * f64::from(P16_STEPS)).round();
+    if q.is_nan() { 0 } else { q as u16 }
+}
+
+/// The chance a 2-byte value stands for, `q / 65535`.
+#[must_use]
+pub fn from_p16(q: u16) -> f64 {
+    f64::from(q) / f64::from(P16_STEPS)
+}
+
+/// The chance `v` as a 2-byte table holds it.
+fn rounded_p16(v: f64) -> f64 {
+    from_p16(to_p16(v))
 }
 const FIXED: usize = 36;
 const RULES_MAX: usize = 256;
@@ -57,7 +118,11 @@ const RULES_MAX: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValueType {
-    /// 4 bytes a value (about 7 significant digits; enough to play).
+    /// 2 bytes a value, steps of 1/65,535 ([`to_p16`]), with the choices
+    /// that keep the perfect move exact (see the module documentation):
+    /// a quarter of f64's size.
+    P16,
+    /// 4 bytes a value (about 7 significant digits).
     F32,
     /// 8 bytes a value (what the solver computes).
     F64,
@@ -68,17 +133,43 @@ impl ValueType {
     #[must_use]
     pub const fn size(self) -> usize {
         match self {
+            ValueType::P16 => 2,
             ValueType::F32 => 4,
             ValueType::F64 => 8,
         }
     }
 
-    /// `f32` or `f64`.
+    /// `p16`, `f32` or `f64`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
+            ValueType::P16 => "p16",
             ValueType::F32 => "f32",
             ValueType::F64 => "f64",
+        }
+    }
+
+    /// The value type named `p16`, `f32` or `f64`.
+    ///
+    /// ```
+    /// use ur_solve::ValueType;
+    ///
+    /// assert_eq!(ValueType::from_name("p16"), Some(ValueType::P16));
+    /// assert_eq!(ValueType::from_name("f16"), None);
+    /// ```
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<ValueType> {
+        [ValueType::P16, ValueType::F32, ValueType::F64]
+            .into_iter()
+            .find(|v| v.as_str() == name)
+    }
+
+    /// The value as this type stores it, read back.
+    fn stored(self, v: f64) -> f64 {
+        match self {
+            ValueType::P16 => rounded_p16(v),
+            ValueType::F32 => f64::from(v as f32),
+            ValueType::F64 => v,
         }
     }
 }
@@ -121,7 +212,7 @@ fn header(variant: &Variant, value_type: ValueType, count: u64, checksum: u64) -
     let rules = variant.spelled_out();
     let mut h = Vec::with_capacity(FIXED + rules.len() + 8);
     h.extend_from_slice(&MAGIC);
-    h.extend_from_slice(&format_version(variant).to_le_bytes());
+    h.extend_from_slice(&format_version(variant, value_type).to_le_bytes());
     h.extend_from_slice(&(value_type.size() as u32).to_le_bytes());
     h.extend_from_slice(&count.to_le_bytes());
     h.extend_from_slice(&checksum.to_le_bytes());
@@ -136,6 +227,11 @@ fn header(variant: &Variant, value_type: ValueType, count: u64, checksum: u64) -
 fn encode(values: &[f64], value_type: ValueType, out: &mut Vec<u8>) {
     out.clear();
     match value_type {
+        ValueType::P16 => {
+            for &v in values {
+                out.extend_from_slice(&to_p16(v).to_le_bytes());
+            }
+        }
         ValueType::F32 => {
             for &v in values {
                 out.extend_from_slice(&(v as f32).to_le_bytes());
@@ -149,11 +245,34 @@ fn encode(values: &[f64], value_type: ValueType, out: &mut Vec<u8>) {
     }
 }
 
-/// Values per chunk while writing (a multiple of 2, so f32 chunks are
-/// whole words).
+/// Values per chunk while writing (a multiple of 4, so every chunk but
+/// the last is whole words).
 const CHUNK: usize = 1 << 16;
 
-/// Writes a solution to a table file.
+/// What [`write_table`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Written {
+    /// How the values are stored.
+    pub value_type: ValueType,
+    /// Values written (states with one side to move).
+    pub states: u64,
+    /// Bytes of the file.
+    pub bytes: u64,
+    /// Choices a 2-byte table lists (0 for the other types).
+    pub choices: u64,
+    /// The largest difference between a stored value and the solved
+    /// (f64) one.
+    pub worst_error: f64,
+}
+
+/// Zero bytes that bring `len` to a multiple of 8.
+const fn padding(len: usize) -> usize {
+    len.next_multiple_of(8) - len
+}
+
+/// Writes a solution to a table file. A 2-byte table also lists the
+/// choices that keep its perfect move the f64 values' (found on the
+/// machine's threads).
 ///
 /// # Errors
 ///
@@ -162,7 +281,7 @@ pub fn write_table(
     solution: &Solution,
     value_type: ValueType,
     path: &Path,
-) -> Result<(), TableError> {
+) -> Result<Written, TableError> {
     let io = |source| TableError::Io {
         path: path.to_path_buf(),
         source,
@@ -170,23 +289,57 @@ pub fn write_table(
     let variant = solution.variant();
     let values = solution.values();
     let count = values.len() as u64;
+    let choices = if value_type == ValueType::P16 {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        crate::choice::choices(solution.index(), values, rounded_p16, threads)
+    } else {
+        Vec::new()
+    };
+    let mut tail = Vec::new();
+    if value_type == ValueType::P16 {
+        tail.resize(padding(values.len() * 2), 0);
+        tail.extend_from_slice(&(choices.len() as u64).to_le_bytes());
+        for c in &choices {
+            tail.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    // The checksum reads whole words: every chunk but the last is a
+    // multiple of 8 bytes, and the tail comes with the last.
     let mut sum = Checksum::new();
     sum.bytes(&header(variant, value_type, count, 0));
     let mut buf = Vec::with_capacity(CHUNK * 8);
-    for chunk in values.chunks(CHUNK) {
+    let chunks = values.chunks(CHUNK).count();
+    for (k, chunk) in values.chunks(CHUNK).enumerate() {
         encode(chunk, value_type, &mut buf);
+        if k + 1 == chunks {
+            buf.extend_from_slice(&tail);
+        }
         sum.bytes(&buf);
     }
+    if chunks == 0 {
+        sum.bytes(&tail);
+    }
+    let head = header(variant, value_type, count, sum.0);
     let file = File::create(path).map_err(io)?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
-    w.write_all(&header(variant, value_type, count, sum.0))
-        .map_err(io)?;
+    w.write_all(&head).map_err(io)?;
+    let mut worst = 0.0f64;
     for chunk in values.chunks(CHUNK) {
         encode(chunk, value_type, &mut buf);
         w.write_all(&buf).map_err(io)?;
+        for &v in chunk {
+            worst = worst.max((value_type.stored(v) - v).abs());
+        }
     }
+    w.write_all(&tail).map_err(io)?;
     w.flush().map_err(io)?;
-    Ok(())
+    Ok(Written {
+        value_type,
+        states: count,
+        bytes: (head.len() + values.len() * value_type.size() + tail.len()) as u64,
+        choices: choices.len() as u64,
+        worst_error: worst,
+    })
 }
 
 /// A table file, memory-mapped and checked, answering lookups in O(1).
@@ -197,7 +350,15 @@ pub struct Table {
     map: memmap2::Mmap,
     offset: usize,
     count: u64,
+    /// Where the choices start, and how many there are.
+    choices: (usize, usize),
     path: PathBuf,
+}
+
+fn read_u16(b: &[u8], at: usize) -> Option<u16> {
+    let mut w = [0u8; 2];
+    w.copy_from_slice(b.get(at..at + 2)?);
+    Some(u16::from_le_bytes(w))
 }
 
 fn read_u32(b: &[u8], at: usize) -> Option<u32> {
@@ -254,11 +415,12 @@ impl Table {
         }
         let size = read_u32(bytes, 12).ok_or_else(truncated_header)?;
         let value_type = match size {
+            2 => ValueType::P16,
             4 => ValueType::F32,
             8 => ValueType::F64,
             _ => {
                 return Err(TableError::Header(format!(
-                    "{size} bytes a value is neither f32 nor f64"
+                    "{size} bytes a value is none of p16, f32 and f64"
                 )));
             }
         };
@@ -278,10 +440,11 @@ impl Table {
         let variant: Variant = rules
             .parse()
             .map_err(|e| TableError::Header(format!("the rules text {rules:?}: {e}")))?;
-        if version != format_version(&variant) {
+        let own = format_version(&variant, value_type);
+        if version != own {
             return Err(TableError::Version {
                 found: version,
-                supported: format_version(&variant),
+                supported: own,
             });
         }
         let index = Index::new(&variant)
@@ -294,7 +457,27 @@ impl Table {
             )));
         }
         let offset = (FIXED + rules_len).div_ceil(8) * 8;
-        let expected = offset as u64 + count * u64::from(size);
+        let values_end = count
+            .checked_mul(u64::from(size))
+            .and_then(|n| n.checked_add(offset as u64))
+            .ok_or_else(|| TableError::Header(format!("{count} values do not fit a file")))?;
+        let (expected, choices) = if value_type == ValueType::P16 {
+            let at = values_end.next_multiple_of(8);
+            let n = usize::try_from(at)
+                .ok()
+                .and_then(|at| read_u64(bytes, at))
+                .ok_or(TableError::Truncated {
+                    expected: at + 8,
+                    found,
+                })?;
+            let expected = n
+                .checked_mul(8)
+                .and_then(|b| b.checked_add(at + 8))
+                .ok_or_else(|| TableError::Header(format!("{n} choices do not fit a file")))?;
+            (expected, (at as usize + 8, n as usize))
+        } else {
+            (values_end, (0, 0))
+        };
         if found != expected {
             return Err(TableError::Truncated { expected, found });
         }
@@ -315,14 +498,26 @@ impl Table {
                 found: sum.0,
             });
         }
-        Ok(Table {
+        let table = Table {
             index,
             value_type,
             map,
             offset,
             count,
+            choices,
             path: path.to_path_buf(),
-        })
+        };
+        let mut last = None;
+        for k in 0..choices.1 {
+            let word = table.choice(k);
+            if last.is_some_and(|l| l >= word) || crate::choice::state_index(word) >= count {
+                return Err(TableError::Header(format!(
+                    "choice {k} is out of order or past the last state"
+                )));
+            }
+            last = Some(word);
+        }
+        Ok(table)
     }
 
     /// Opens a table file (as [`Table::open`]) that must hold `variant`.
@@ -359,6 +554,17 @@ impl Table {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// How many choices a 2-byte table lists (0 for the other types).
+    #[must_use]
+    pub const fn choice_count(&self) -> usize {
+        self.choices.1
+    }
+
+    /// Choice `k` (0 past the end).
+    fn choice(&self, k: usize) -> u64 {
+        read_u64(&self.map, self.choices.0 + 8 * k).unwrap_or(0)
+    }
 }
 
 impl WinChances for Table {
@@ -374,8 +580,24 @@ impl WinChances for Table {
         let bytes: &[u8] = &self.map;
         let at = self.offset + index as usize * self.value_type.size();
         match self.value_type {
+            ValueType::P16 => read_u16(bytes, at).map_or(0.0, from_p16),
             ValueType::F32 => read_u32(bytes, at).map_or(0.0, |w| f64::from(f32::from_bits(w))),
             ValueType::F64 => read_u64(bytes, at).map_or(0.0, f64::from_bits),
         }
+    }
+
+    fn chosen_move(&self, index: u64, roll: u8) -> Option<usize> {
+        let key = crate::choice::key_of(index, roll);
+        let (mut lo, mut hi) = (0, self.choices.1);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let word = self.choice(mid);
+            match crate::choice::key(word).cmp(&key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(crate::choice::ordinal(word)),
+            }
+        }
+        None
     }
 }

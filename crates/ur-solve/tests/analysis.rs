@@ -92,3 +92,24 @@ fn analysis_refuses_another_rule_set() {
     assert_eq!(bot.think(&wrong, 2).unwrap_err().code(), "inconsistent");
     let _ = Ur::start(&Variant::FINKEL, Side::Light);
 }
+
+#[test]
+fn a_game_set_up_from_a_position_is_judged_from_it() {
+    let bot = PerfectBot::new(two());
+    let v = *bot.table().variant();
+    let from = Position::parse("4xx2/2l2d2/4xx2 l 1 0 1 0").unwrap();
+    let setup = Setup::new(Dice::Seeded(Seed::new(b"from").unwrap()), v).with_position(from);
+    let mut game = Game::<Ur>::new(setup).unwrap();
+    while !game.is_over() {
+        let mv = bot.choose(&game).unwrap();
+        game.play(mv).unwrap();
+    }
+    let report = analyse_game(bot.table(), &game).unwrap();
+    assert_eq!(report.turns.len(), game.log().len());
+    // The first ply is judged in the position the game started from.
+    assert_eq!(
+        report.turns[0].before,
+        bot.table().win_chance(&from).unwrap()
+    );
+    assert_eq!(report.light.mistakes + report.dark.mistakes, 0);
+}

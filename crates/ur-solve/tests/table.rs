@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use royal_ur::{Path, Variant};
 use ur_solve::{
-    Index, Solution, SolveOptions, Table, TableError, ValueType, WinChances, solve, write_table,
+    Index, Solution, SolveOptions, Table, TableError, ValueType, WinChances, best_move,
+    move_values, solve, write_table,
 };
 
 fn temp(name: &str) -> PathBuf {
@@ -127,4 +128,128 @@ fn wrong_rules_and_missing_files_are_clear() {
     let err = Table::open(&temp("nothing-here")).unwrap_err();
     assert_eq!(err.code(), "missing");
     assert!(matches!(err, TableError::Missing(_)));
+}
+
+/// A 2-byte table: every value within half a step (1/131,070) of the
+/// f64 solve, the start's value RoyalUr's 33985 for 2-piece finkel, the
+/// size a quarter of f64's (and the choices), a flipped bit refused.
+#[test]
+fn two_byte_round_trip() {
+    let sol = solved(2);
+    let path = temp("two.p16");
+    let written = write_table(&sol, ValueType::P16, &path).unwrap();
+    let table = Table::open(&path).unwrap();
+    assert_eq!(table.value_type(), ValueType::P16);
+    assert_eq!(table.count(), sol.index().len());
+    assert_eq!(written.bytes, std::fs::metadata(&path).unwrap().len());
+    assert_eq!(written.choices, table.choice_count() as u64);
+    let half_step = 0.5 / 65535.0 + 1e-12;
+    let mut worst = 0.0f64;
+    for i in 0..sol.index().len() {
+        let (p16, f64) = (table.value_at(i), sol.value_at(i));
+        assert_eq!(ur_solve::to_p16(p16), ur_solve::to_p16(f64), "{i}");
+        worst = worst.max((p16 - f64).abs());
+    }
+    assert!(worst <= half_step, "{worst}");
+    assert!(worst > half_step / 2.0, "{worst}");
+    assert_eq!(worst, written.worst_error);
+    let start = royal_ur::Position::start(sol.variant(), dice_core::Side::Light);
+    let start_value = table.win_chance(&start).unwrap();
+    assert_eq!(ur_solve::to_p16(start_value), 33985);
+    assert!(written.bytes <= 2 * table.count() + 136 + 8 * written.choices + 8);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 4;
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(Table::open(&path).unwrap_err().code(), "checksum");
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// A 2-byte table is refused at another format version (an f32 table's
+/// version 1, or a newer one), under other rules (named), and when a
+/// choice is out of order or past the last state; an f32 table claiming
+/// the 2-byte version is refused too.
+#[test]
+fn two_byte_tables_refuse_other_versions_and_rules() {
+    for pieces in [2, 3] {
+        let sol = solved(pieces);
+        let path = temp(&format!("refuse{pieces}.p16"));
+        write_table(&sol, ValueType::P16, &path).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        assert_eq!(good[8..12], 3u32.to_le_bytes());
+        for version in [1u8, 2, 4] {
+            let mut bytes = good.clone();
+            bytes[8] = version;
+            std::fs::write(&path, &bytes).unwrap();
+            let err = Table::open(&path).unwrap_err();
+            assert_eq!(err.code(), "version", "{err}");
+            assert!(
+                err.to_string().contains(&format!("version {version}")),
+                "{err}"
+            );
+        }
+        std::fs::write(&path, &good).unwrap();
+        let other = Variant::FINKEL.with_pieces(pieces + 1).unwrap();
+        let err = Table::open_for(&path, &other).unwrap_err();
+        assert_eq!(err.code(), "wrong_rules");
+        let text = err.to_string();
+        assert!(text.contains(&format!("pieces={pieces}")), "{text}");
+        assert!(text.contains(&format!("pieces={}", pieces + 1)), "{text}");
+        assert!(Table::open_for(&path, sol.variant()).is_ok());
+        std::fs::remove_file(&path).unwrap();
+    }
+    // f32 at version 3, p16 cut inside the choices.
+    assert_eq!(damaged("f32-at-three", |b| b[8] = 3).code(), "version");
+    let sol = solved(3);
+    let path = temp("cut.p16");
+    write_table(&sol, ValueType::P16, &path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes.truncate(bytes.len() - 8);
+    std::fs::write(&path, &bytes).unwrap();
+    assert_eq!(Table::open(&path).unwrap_err().code(), "truncated");
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// The perfect bot reading a 2-byte table plays the f64 solve's move in
+/// every state of 3-piece finkel and for every roll; the table's choices
+/// are exactly the (state, roll)s where its rounded values alone would
+/// choose another move, and there are some, so without them the bot
+/// would differ.
+#[test]
+fn two_byte_bot_plays_the_f64_bot_s_move_in_every_state_of_three_piece_finkel() {
+    let sol = solved(3);
+    let path = temp("three.p16");
+    write_table(&sol, ValueType::P16, &path).unwrap();
+    let table = Table::open(&path).unwrap();
+    let index = sol.index();
+    let (mut choices, mut needed) = (0u64, 0u64);
+    for i in 0..index.len() {
+        let state = index.unrank(i).unwrap();
+        if index.is_over(state) {
+            continue;
+        }
+        let position = index.position(state, dice_core::Side::Light);
+        for roll in 1..=4 {
+            let exact = best_move(&sol, &position, roll).unwrap().map(|m| m.mv);
+            let stored = best_move(&table, &position, roll).unwrap().map(|m| m.mv);
+            assert_eq!(exact, stored, "state {i} roll {roll}");
+            let values = move_values(&table, &position, roll).unwrap();
+            if values.len() > 1 {
+                choices += 1;
+                let rounded = values
+                    .iter()
+                    .fold(None, |best: Option<&ur_solve::MoveValue>, mv| match best {
+                        Some(b) if b.win_chance >= mv.win_chance => Some(b),
+                        _ => Some(mv),
+                    })
+                    .map(|m| m.mv);
+                if rounded != exact {
+                    needed += 1;
+                }
+            }
+        }
+    }
+    assert!(needed > 0, "no near tie in {choices} choices");
+    assert_eq!(needed, table.choice_count() as u64);
+    std::fs::remove_file(&path).unwrap();
 }

@@ -15,8 +15,8 @@ use std::time::Duration;
 use dice_core::{Dice, Game, PlayError, Rules, Seed, Setup, Side, Undone, throw_bits};
 
 use crate::engine::Engine;
-use crate::error::{Failure, Refused};
-use crate::input::{GivenSeed, io_words};
+use crate::error::{Failure, Refused, io_words};
+use crate::input::GivenSeed;
 use crate::query::{MOVE_LIST_COLUMN, move_list, move_list_by, result_line};
 use crate::render;
 use crate::style::Style;

@@ -5,8 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::Refused;
-use crate::input::io_words;
+use crate::error::{Refused, io_words};
 use crate::output;
 
 /// The file a game's record goes to.

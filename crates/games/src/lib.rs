@@ -1,0 +1,52 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+mod any;
+mod board;
+mod bot;
+mod catalogue;
+mod game;
+mod games;
+mod kind;
+mod level;
+mod race;
+mod view;
+mod words;
+
+pub use any::{AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, record_moves};
+pub use board::{
+    Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Sides, SquareKind, SquareView,
+};
+pub use bot::{Bot, BotError, Solved, Tables, TablesError, Unsolved};
+pub use catalogue::{
+    Catalogue, Field, GameCatalogue, LevelNote, Named, Preset, RuleSetView, RulesBoard, RulesError,
+    catalogue, preset_of, read_rules,
+};
+pub use game::{BadPosition, Inconsistent, RaceGame};
+pub use games::senet::SenetMoveView;
+pub use games::ur::UrMoveView;
+pub use kind::{Kind, UnknownGame};
+pub use level::{Level, ParseLevelError};
+pub use race::Race;
+pub use view::{
+    Did, EntryView, GameView, LegalMove, LevelWord, PlaceView, PlyView, Point, PositionView,
+    ResultView, Story, ThoughtView, Worth,
+};
+pub use words::{DiceKind, Words, narrate, number_word, result_words};
+
+/// The game crates, for [`for_kind!`] and front ends that name a game's
+/// own types.
+#[doc(hidden)]
+pub use ::royal_ur;
+#[doc(hidden)]
+pub use ::senet;
