@@ -568,6 +568,10 @@ pub struct ServeArgs {
     /// before the connection is cut.
     #[arg(long, value_name = "SECS", default_value_t = race_server::STALL.as_secs_f64())]
     pub stall: f64,
+    /// Seconds a friend game waits for the friend before it is deleted
+    /// (a day by default); 0: for ever.
+    #[arg(long, value_name = "SECS", default_value_t = race_server::WAITING_EXPIRY.as_secs_f64())]
+    pub waiting_expiry: f64,
 }
 
 /// `race loadtest`.

@@ -1254,7 +1254,71 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     let server = Server::start(&data, &[]);
     assert_eq!(server.state(&light.id), state);
     assert!(
-        server.stderr().contains("2 unfinished games loaded"),
+        server.stderr().contains("2 unfinished games in ")
+            && server
+                .stderr()
+                .contains("(each loaded when first asked for)"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn games_are_loaded_when_asked_for_and_a_friend_game_not_joined_expires() {
+    let scratch = Scratch::new("lazy");
+    let data = scratch.path("data");
+    // The bot (light) is to move first and waits: the server is killed
+    // before it moves.
+    let mut server = Server::start(&data, &["--bot-pace", "600000"]);
+    let (me, _, _) = create(
+        &server,
+        json!({"game": "senet", "level": 1, "side": "dark"}),
+    );
+    let before = server.state(&me.id);
+    assert_eq!(before["side"], "light");
+    let (waiting, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    server.kill();
+    drop(server);
+
+    // Started again, the bot's game goes on once it is asked for.
+    let mut server = Server::start(&data, &["--waiting-expiry", "1"]);
+    let moved = server.wait_for(&me.id, |s| s["ply"].as_u64() > before["ply"].as_u64());
+    assert_eq!(moved["commitment"], before["commitment"]);
+    // The friend game that waited more than a second is gone, with its
+    // stream and its invite; the bot's game stays.
+    let mut stream = server.events(&waiting.id);
+    assert_eq!(stream.next_state().unwrap()["status"], "waiting");
+    eventually("the waiting game expired", || {
+        server.get(&format!("/api/games/{}", waiting.id)).status == 404
+    });
+    assert!(stream.next_state().is_none(), "its stream ends");
+    server
+        .post(
+            &format!("/api/games/{}/join", waiting.id),
+            None,
+            &json!({ "invite": invite }),
+        )
+        .error(404, "no_game");
+    assert_eq!(server.state(&me.id)["status"], "playing");
+    let metrics = server.get("/metrics").text();
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "race_games{status=\"waiting\"} 0"),
+        "{metrics}"
+    );
+    // A friend game joined in time does not expire.
+    let (light, _dark) = friend_game(&server, "ur");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(server.state(&light.id)["status"], "playing");
+    server.kill();
+    let server = Server::start(&data, &[]);
+    server
+        .get(&format!("/api/games/{}", waiting.id))
+        .error(404, "no_game");
+    assert!(
+        server.stderr().contains("2 unfinished games in "),
         "{}",
         server.stderr()
     );

@@ -120,6 +120,15 @@ impl Watcher {
         self.wake.notify_one();
     }
 
+    /// Ends the stream at once.
+    fn cut(&self) {
+        let mut queue = self.queue();
+        Self::drop_queue(&mut queue, &self.metrics);
+        queue.end = End::Now;
+        drop(queue);
+        self.wake.notify_one();
+    }
+
     fn drop_queue(queue: &mut Queue, metrics: &Metrics) {
         metrics.queued(-(queue.bytes as i64));
         queue.bytes = 0;
@@ -185,6 +194,12 @@ impl Feed {
         self.watchers.retain(|w| !Arc::ptr_eq(w, watcher));
     }
 
+    /// How many streams follow the game.
+    #[must_use]
+    pub fn watchers(&self) -> usize {
+        self.watchers.len()
+    }
+
     /// Whether some stream wants deltas.
     #[must_use]
     pub fn wants_delta(&self) -> bool {
@@ -206,6 +221,13 @@ impl Feed {
         self.state = state;
         self.event = event;
         self.over = over;
+    }
+
+    /// Ends every stream at once (the game is gone from memory).
+    pub fn close(&mut self) {
+        for w in self.watchers.drain(..) {
+            w.cut();
+        }
     }
 }
 
@@ -232,7 +254,7 @@ mod tests {
         assert!(matches!(w.next(), Next::Event(e) if e.len() == 6));
         assert!(matches!(w.next(), Next::End));
         assert_eq!(metrics.queued_bytes(), 0);
-        assert!(feed.watchers.is_empty());
+        assert_eq!(feed.watchers(), 0);
         assert!(feed.watch(Kind::Full, &metrics).1.is_none(), "over");
     }
 
@@ -278,5 +300,17 @@ mod tests {
         assert!(matches!(w.next(), Next::End));
         drop(w);
         assert_eq!(metrics.queued_bytes(), TOTAL_BACKLOG);
+    }
+
+    #[test]
+    fn closing_ends_every_stream_and_frees_its_queue() {
+        let metrics = Arc::new(Metrics::new([0; 3]));
+        let mut feed = Feed::new(event(1), event(1), false, 0);
+        let w = feed.watch(Kind::Full, &metrics).1.unwrap();
+        feed.publish(event(1), event(100), None, false);
+        feed.close();
+        assert!(matches!(w.next(), Next::End));
+        assert_eq!(metrics.queued_bytes(), 0);
+        assert_eq!(feed.watchers(), 0);
     }
 }

@@ -36,7 +36,7 @@ pub use metrics::Metrics;
 pub use routes::{App, CSP, Peer, router};
 pub use serve::{
     CONNECTIONS, CONNECTIONS_PER_ADDRESS, Config, STALL, STREAMS, STREAMS_PER_ADDRESS, ServeError,
-    Server, log_to_stderr, serve_until_signal, shutdown_signal,
+    Server, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
 };
 pub use sqlite::{DB_FILE, Sqlite};
 pub use store::Store;

@@ -63,6 +63,11 @@ impl Metrics {
         }
     }
 
+    /// A game waiting for its friend expired (and was deleted).
+    pub fn game_expired(&self) {
+        self.gauge(Status::Waiting).fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// A move was accepted.
     pub fn move_accepted(&self) {
         self.accepted.fetch_add(1, Ordering::Relaxed);

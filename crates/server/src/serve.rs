@@ -53,6 +53,8 @@ pub const STREAMS_PER_ADDRESS: usize = 64;
 pub const STREAMS: usize = 2048;
 /// How long a write may wait for the client to read, by default.
 pub const STALL: Duration = Duration::from_secs(30);
+/// How long a friend game waits for the friend, by default: a day.
+pub const WAITING_EXPIRY: Duration = Duration::from_secs(24 * 3600);
 
 /// What `race serve` is given.
 #[derive(Clone, Debug)]
@@ -80,6 +82,9 @@ pub struct Config {
     /// connection is cut; an event stream with nothing to send sends a
     /// comment every sixth of it.
     pub stall: Duration,
+    /// How long a friend game waits for the friend before it is deleted;
+    /// zero: for ever.
+    pub waiting_expiry: Duration,
 }
 
 impl Config {
@@ -98,6 +103,7 @@ impl Config {
             streams_per_address: STREAMS_PER_ADDRESS,
             streams: STREAMS,
             stall: STALL,
+            waiting_expiry: WAITING_EXPIRY,
         }
     }
 }
@@ -136,11 +142,13 @@ pub struct Server {
     addr: SocketAddr,
     connections: Arc<Gate>,
     stall: Duration,
+    unfinished: u64,
 }
 
 impl Server {
-    /// Opens the store in `config.data`, loads every unfinished game
-    /// (replayed and checked) and binds `config.addr`.
+    /// Opens the store in `config.data`, checks that every unfinished
+    /// game's bot can play, and binds `config.addr`. The games are loaded
+    /// when first asked for.
     ///
     /// # Errors
     ///
@@ -155,14 +163,17 @@ impl Server {
                 .map_err(|e| StoreError(e.to_string()))??,
         );
         let pace = config.bot_pace;
+        let expiry = (!config.waiting_expiry.is_zero()).then_some(config.waiting_expiry);
         let loader = Arc::clone(&store);
-        let hub = tokio::task::spawn_blocking(move || {
-            let metrics = Arc::new(Metrics::new(loader.counts()?));
-            Hub::start(loader, tables, pace, metrics)
+        let (hub, unfinished) = tokio::task::spawn_blocking(move || {
+            let counts = loader.counts()?;
+            let metrics = Arc::new(Metrics::new(counts));
+            let hub = Hub::start(loader, tables, pace, metrics, expiry)?;
+            Ok::<_, ServeError>((hub, counts[0] + counts[1]))
         })
         .await
         .map_err(|e| StoreError(e.to_string()))??;
-        hub.wake_bots();
+        hub.sweep_in_background();
         let listener = TcpListener::bind(config.addr)
             .await
             .map_err(|why| ServeError::Listen {
@@ -196,6 +207,7 @@ impl Server {
             addr,
             connections: Arc::new(Gate::new(config.connections_per_address, connections)),
             stall: config.stall,
+            unfinished,
         })
     }
 
@@ -205,10 +217,11 @@ impl Server {
         self.addr
     }
 
-    /// How many games were loaded and are in memory.
+    /// How many games in the store are not over (each is loaded when
+    /// first asked for).
     #[must_use]
-    pub fn games(&self) -> usize {
-        self.app.hub.len()
+    pub fn unfinished(&self) -> u64 {
+        self.unfinished
     }
 
     /// Serves until `shutdown` resolves; then stops accepting, ends the
@@ -404,7 +417,7 @@ pub fn log_to_stderr() {
 
 /// Runs a server on a runtime of its own until SIGINT or SIGTERM:
 /// [`Server::bind`], then `ready` (given the address and the number of
-/// games loaded), then [`Server::run`].
+/// unfinished games in the store), then [`Server::run`].
 ///
 /// # Errors
 ///
@@ -412,7 +425,7 @@ pub fn log_to_stderr() {
 /// when the runtime cannot start.
 pub fn serve_until_signal(
     config: &Config,
-    ready: impl FnOnce(SocketAddr, usize),
+    ready: impl FnOnce(SocketAddr, u64),
 ) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -421,7 +434,7 @@ pub fn serve_until_signal(
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
-        ready(server.local_addr(), server.games());
+        ready(server.local_addr(), server.unfinished());
         server.run(shutdown_signal()).await
     })
 }

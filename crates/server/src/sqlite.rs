@@ -24,6 +24,7 @@ use crate::engine::{GameKind, Level, RuleSet};
 use crate::secret::{JoinSeal, TokenHash};
 use crate::store::{
     Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
+    Unfinished,
 };
 
 /// The database file inside the data folder.
@@ -87,7 +88,8 @@ impl std::fmt::Debug for Sqlite {
     }
 }
 
-fn now() -> i64 {
+/// The time now in Unix seconds.
+pub(crate) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
@@ -256,7 +258,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             conn.prepare_cached(
                 "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, dark_hash,
                  status, resigned, ply, position, key, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?13)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?14)",
             )?
             .execute(params![
                 g.id,
@@ -271,6 +273,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 s.ply,
                 s.position,
                 s.key,
+                g.created,
                 at
             ])?
         }
@@ -312,6 +315,11 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 .execute(params![id, side.as_str()])?;
             update(conn, id, after, at)?
         }
+        Change::Expire { id, before } => conn
+            .prepare_cached(
+                "DELETE FROM games WHERE id = ?1 AND status = 'waiting' AND created < ?2",
+            )?
+            .execute(params![id, before])?,
     };
     if changed == 1 {
         Ok(())
@@ -330,7 +338,7 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 }
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
-     resigned, ply, position, key, join_check, join_seal";
+     resigned, ply, position, key, join_check, join_seal, created";
 
 fn bad(id: &str, what: &str) -> StoreError {
     StoreError(format!("stored game {id}: {what}"))
@@ -354,12 +362,17 @@ fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreEr
     }
 }
 
+/// The rules of a row whose columns 1 and 2 are `game` and `rules`.
+fn rules_of(id: &str, row: &Row<'_>) -> Result<RuleSet, StoreError> {
+    let game: String = row.get(1)?;
+    let kind = GameKind::from_word(&game).ok_or_else(|| bad(id, "an unknown game"))?;
+    let rules_text: String = row.get(2)?;
+    RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(id, &e.to_string()))
+}
+
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
     let id: String = row.get(0)?;
-    let game: String = row.get(1)?;
-    let kind = GameKind::from_word(&game).ok_or_else(|| bad(&id, "an unknown game"))?;
-    let rules_text: String = row.get(2)?;
-    let rules = RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(&id, &e.to_string()))?;
+    let rules = rules_of(&id, row)?;
     let light = holder(&id, &row.get::<_, String>(4)?, row.get(5)?)?;
     let dark = holder(&id, &row.get::<_, String>(6)?, row.get(7)?)?;
     let status: String = row.get(8)?;
@@ -398,6 +411,7 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
             position: row.get(11)?,
             key: row.get(12)?,
         },
+        created: row.get(15)?,
         id,
     })
 }
@@ -433,15 +447,42 @@ impl crate::store::Store for Sqlite {
         })
     }
 
-    fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError> {
+    fn unfinished(&self) -> Result<Vec<Unfinished>, StoreError> {
         self.read(|conn| {
-            let mut stmt = conn.prepare(&format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE status != 'over'"
-            ))?;
-            let games: Vec<StoredGame> = stmt
-                .query_map([], |r| Ok(game_row(r)))?
-                .collect::<Result<Result<_, _>, _>>()??;
-            games.into_iter().map(|g| with_moves(conn, g)).collect()
+            let mut stmt = conn
+                .prepare("SELECT id, game, rules, light, dark FROM games WHERE status != 'over'")?;
+            let rows = stmt.query_map([], |row| {
+                Ok((|| {
+                    let id: String = row.get(0)?;
+                    let rules = rules_of(&id, row)?;
+                    let mut bots = Vec::new();
+                    for column in [3, 4] {
+                        let holder: String = row.get(column)?;
+                        if let Some(word) = holder.strip_prefix("bot:") {
+                            bots.push(Level::from_word(word).ok_or_else(|| {
+                                bad(&id, &format!("a seat is held by {holder:?}"))
+                            })?);
+                        }
+                    }
+                    Ok(Unfinished { id, rules, bots })
+                })())
+            })?;
+            rows.collect::<Result<Result<_, _>, _>>()?
+        })
+    }
+
+    fn waiting_since(&self, before: i64, most: usize) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games WHERE status = 'waiting' AND created < ?1 LIMIT ?2",
+            )?;
+            let ids = stmt
+                .query_map(
+                    params![before, i64::try_from(most).unwrap_or(i64::MAX)],
+                    |r| r.get(0),
+                )?
+                .collect::<Result<_, _>>()?;
+            Ok(ids)
         })
     }
 
@@ -512,6 +553,7 @@ mod tests {
                 position: "p0".into(),
                 key: "k0".into(),
             },
+            created: 1000,
         }
     }
 
@@ -683,9 +725,33 @@ mod tests {
         assert_eq!(g.summary, after(3));
         assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
         assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
-        assert_eq!(store.unfinished().unwrap().len(), 1);
+        let unfinished = store.unfinished().unwrap();
+        assert_eq!(unfinished.len(), 1);
+        assert_eq!(unfinished[0].bots, vec![Level::Ladder(2)]);
         assert_eq!(store.counts().unwrap(), [0, 1, 0]);
         assert!(store.load("nope").unwrap().is_none());
+
+        // A game waiting for its friend expires; one being played does not.
+        let mut waiting = game("g2");
+        waiting.summary.status = Status::Waiting;
+        store
+            .write(Change::Create(Box::new(waiting)))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.waiting_since(2000, 10).unwrap(),
+            vec!["g2".to_owned()]
+        );
+        assert!(store.waiting_since(1000, 10).unwrap().is_empty());
+        let expire = |id: &str, before| Change::Expire {
+            id: id.into(),
+            before,
+        };
+        assert!(store.write(expire("g2", 1000)).await.is_err(), "too young");
+        assert!(store.write(expire("g1", 2000)).await.is_err(), "playing");
+        store.write(expire("g2", 2000)).await.unwrap();
+        assert!(store.load("g2").unwrap().is_none());
+        assert_eq!(store.counts().unwrap(), [0, 1, 0]);
         store.close().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }

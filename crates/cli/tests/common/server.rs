@@ -55,6 +55,12 @@ impl Server {
     /// no create limit, and `extra` arguments (which may replace those),
     /// and waits for its `listening on` line.
     pub fn start(data: &Path, extra: &[&str]) -> Server {
+        Server::start_with(Command::new(env!("CARGO_BIN_EXE_race")), data, extra)
+    }
+
+    /// As [`Server::start`], with `command` running the server (another
+    /// build of `race`, or a shell that sets limits and runs it).
+    pub fn start_with(mut command: Command, data: &Path, extra: &[&str]) -> Server {
         static N: AtomicU32 = AtomicU32::new(0);
         let log = data.with_extension(format!("log{}", N.fetch_add(1, Ordering::Relaxed)));
         let mut args = vec!["serve"];
@@ -68,7 +74,7 @@ impl Server {
             }
         }
         args.extend_from_slice(extra);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_race"))
+        let mut child = command
             .args(&args)
             .arg("--data")
             .arg(data)
@@ -102,6 +108,11 @@ impl Server {
             })
             .to_owned();
         Server { child, addr, log }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Kills the server at once (SIGKILL): no chance to finish anything.
