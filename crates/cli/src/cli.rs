@@ -546,6 +546,23 @@ pub struct ServeArgs {
     /// Games one address may create a minute; 0 for no limit.
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub create_limit: u32,
+    /// Connections held open at once; never more than the open-file
+    /// limit allows (0: that limit alone).
+    #[arg(long, value_name = "N", default_value_t = race_server::CONNECTIONS)]
+    pub max_connections: usize,
+    /// Connections one address may hold open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::CONNECTIONS_PER_ADDRESS)]
+    pub max_connections_per_address: usize,
+    /// Event streams held open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::STREAMS)]
+    pub max_streams: usize,
+    /// Event streams one address may hold open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::STREAMS_PER_ADDRESS)]
+    pub max_streams_per_address: usize,
+    /// Seconds a reply or an event stream may wait for its client to read
+    /// before the connection is cut.
+    #[arg(long, value_name = "SECS", default_value_t = race_server::STALL.as_secs_f64())]
+    pub stall: f64,
 }
 
 /// `race loadtest`.

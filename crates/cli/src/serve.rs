@@ -15,12 +15,22 @@ use crate::error::{Failure, Outcome, Refused};
 /// standard error, and stops cleanly on SIGINT or SIGTERM.
 pub fn serve_cmd(a: &ServeArgs) -> Outcome {
     race_server::log_to_stderr();
+    if !(a.stall.is_finite() && a.stall >= 0.1 && a.stall <= 3600.0) {
+        return Err(Failure::usage(
+            "--stall",
+            "give a number of seconds from 0.1 to 3600",
+        ));
+    }
     let config = Config {
-        addr: a.addr,
-        data: a.data.clone(),
         tables: a.table.clone(),
         bot_pace: Duration::from_millis(a.bot_pace),
         create_limit: a.create_limit,
+        connections: a.max_connections,
+        connections_per_address: a.max_connections_per_address,
+        streams: a.max_streams,
+        streams_per_address: a.max_streams_per_address,
+        stall: Duration::from_secs_f64(a.stall),
+        ..Config::new(a.addr, a.data.clone())
     };
     let mut announced = Ok(());
     let started = std::time::Instant::now();

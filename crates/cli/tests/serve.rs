@@ -893,11 +893,62 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
 }
 
 #[test]
+fn a_browser_gets_the_page_where_nothing_is_and_a_program_the_json() {
+    let scratch = Scratch::new("missing");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let browser = [(
+        "Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    )];
+    let page = server.get("/").text();
+    for path in [
+        "/g/AAAAAAAAAAAAAAAA",
+        "/g/AAAAAAAAAAAAAAAA/review",
+        "/g/not-an-id",
+        "/no/such/path",
+        "/g/AAAAAAAAAAAAAAAA/other",
+    ] {
+        let reply = server.request("GET", path, &browser, b"");
+        assert_eq!(reply.status, 404, "{path}");
+        assert!(
+            reply
+                .header("content-type")
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert_eq!(reply.text(), page, "{path}");
+        assert!(reply.header("content-security-policy").is_some());
+    }
+    // A program (no Accept, or JSON) keeps the contract's JSON.
+    for (path, code) in [
+        ("/g/AAAAAAAAAAAAAAAA", "no_game"),
+        ("/g/AAAAAAAAAAAAAAAA/review", "no_game"),
+        ("/no/such/path", "not_found"),
+    ] {
+        server.get(path).error(404, code);
+        server
+            .request("GET", path, &[("Accept", "application/json")], b"")
+            .error(404, code);
+    }
+    // The API, the page's files and other methods answer JSON to a browser too.
+    for (method, path, code) in [
+        ("GET", "/api/games/AAAAAAAAAAAAAAAA", "no_game"),
+        ("GET", "/api/nothing", "not_found"),
+        ("GET", "/page/nothing.js", "not_found"),
+        ("POST", "/no/such/path", "not_found"),
+    ] {
+        server.request(method, path, &browser, b"").error(404, code);
+    }
+}
+
+#[test]
 fn watchers_get_every_state_in_order() {
     let scratch = Scratch::new("events");
     let server = Server::start(&scratch.path("data"), &[]);
     let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
     let mut watchers: Vec<_> = (0..3).map(|_| server.events(&creator.id)).collect();
+    let mut delta = server.stream(&format!("/api/games/{}/events?delta=true", creator.id));
     let reply = server.post(
         &format!("/api/games/{}/join", creator.id),
         None,
@@ -937,6 +988,29 @@ fn watchers_get_every_state_in_order() {
             assert_eq!(&w.next_state().unwrap(), expected);
         }
     }
+    // A delta stream: the whole state first, then what changed, which
+    // rebuilds every state.
+    let mut state = delta.next_state().unwrap();
+    assert_eq!(state["status"], "waiting");
+    for expected in &sent {
+        let (name, change) = delta.next_event().unwrap();
+        assert_eq!(name, "delta", "{change}");
+        let from = change["log_from"].as_u64().unwrap() as usize;
+        let added = change["log"].as_array().unwrap();
+        let mut log = state["log"].as_array().unwrap()[..from].to_vec();
+        assert!(added.len() <= 2, "only what is new: {change}");
+        log.extend(added.iter().cloned());
+        state = change;
+        state.as_object_mut().unwrap().remove("log_from");
+        state["log"] = Value::Array(log);
+        assert_eq!(&state, expected);
+    }
+    server
+        .get(&format!("/api/games/{}/events?delta=maybe", creator.id))
+        .error(400, "bad_request");
+    server
+        .get(&format!("/api/games/{}/events?full=1", creator.id))
+        .error(400, "bad_request");
     // A watcher that comes back gets the current state at once.
     let mut late = server.events(&creator.id);
     assert_eq!(&late.next_state().unwrap(), sent.last().unwrap());
@@ -949,6 +1023,167 @@ fn watchers_get_every_state_in_order() {
     let last = late.next_state().unwrap();
     assert_eq!(last["status"], "over");
     assert!(late.next_state().is_none());
+}
+
+#[test]
+fn an_over_long_request_head_is_refused_with_the_contracts_json() {
+    let scratch = Scratch::new("head");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let long_path = format!("/api/games/{}", "a".repeat(20_000));
+    let reply = server.get(&long_path);
+    reply.error(414, "uri_too_long");
+    assert!(
+        reply.header("content-security-policy").is_some(),
+        "{reply:?}"
+    );
+    let big = "b".repeat(20_000);
+    server
+        .request("GET", "/healthz", &[("X-Big", &big)], b"")
+        .error(431, "head_too_large");
+    let many: Vec<(String, String)> = (0..200)
+        .map(|i| (format!("X-Header-{i}"), "c".repeat(100)))
+        .collect();
+    let many: Vec<(&str, &str)> = many.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    server
+        .request("GET", "/healthz", &many, b"")
+        .error(431, "head_too_large");
+    // A head within the limit is served.
+    let fine = "d".repeat(8_000);
+    let reply = server.request("GET", "/healthz", &[("X-Fine", &fine)], b"");
+    assert_eq!(reply.text(), "ok");
+    // Bytes that are not HTTP.
+    server
+        .raw(b"\x16\x03\x01\x02\x00 hello\r\n\r\n")
+        .error(400, "bad_request");
+    assert_eq!(server.get("/healthz").text(), "ok");
+}
+
+/// The value of a metric line `NAME VALUE` (no labels).
+fn metric(server: &Server, name: &str) -> Option<i64> {
+    let reply = server.get("/metrics");
+    (reply.status == 200).then_some(())?;
+    reply
+        .text()
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Waits until `ready` holds.
+fn eventually(what: &str, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !ready() {
+        assert!(Instant::now() < deadline, "gave up waiting: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn what_is_over_a_cap_gets_a_503_and_healthz_still_answers() {
+    let scratch = Scratch::new("caps");
+    let server = Server::start(
+        &scratch.path("data"),
+        &[
+            "--max-streams-per-address",
+            "2",
+            "--max-connections-per-address",
+            "6",
+        ],
+    );
+    let (creator, _, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let events = format!("/api/games/{}/events", creator.id);
+    let mut streams = vec![server.stream(&events), server.stream(&events)];
+    let refused = server.get(&events).error(503, "busy");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this address"),
+        "{refused}"
+    );
+    // The two streams and four idle connections are the six an address
+    // may hold: a seventh connection is answered 503 whatever it asks,
+    // but /healthz still answers.
+    let idle: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let reply = server.get(&format!("/api/games/{}", creator.id));
+    reply.error(503, "busy");
+    assert!(reply.header("content-security-policy").is_some());
+    assert_eq!(server.get("/healthz").text(), "ok");
+    drop(idle);
+    streams.pop();
+    eventually("a connection and a stream given back", || {
+        server.get(&format!("/api/games/{}", creator.id)).status == 200
+            && metric(&server, "race_watchers") == Some(1)
+    });
+    let mut again = server.stream(&events);
+    assert_eq!(again.next_state().unwrap()["status"], "waiting");
+    assert_eq!(
+        metric(&server, "race_busy_total{cap=\"streams_per_address\"}"),
+        Some(1)
+    );
+    assert!(
+        metric(&server, "race_busy_total{cap=\"connections_per_address\"}") >= Some(2),
+        "{}",
+        server.get("/metrics").text()
+    );
+
+    // The caps for all addresses together.
+    let scratch = Scratch::new("caps-total");
+    let server = Server::start(
+        &scratch.path("data"),
+        &["--max-streams", "1", "--max-connections", "3"],
+    );
+    let (creator, _, _) = create(&server, json!({"game": "senet", "opponent": "friend"}));
+    let events = format!("/api/games/{}/events", creator.id);
+    let _stream = server.stream(&events);
+    let refused = server.get(&events).error(503, "busy");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the server holds"),
+        "{refused}"
+    );
+    let _idle: Vec<TcpStream> = (0..2)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    server.get("/api/rules").error(503, "busy");
+    assert_eq!(server.get("/healthz").text(), "ok");
+}
+
+#[test]
+fn a_watcher_that_reads_nothing_is_cut_even_on_a_quiet_game() {
+    let scratch = Scratch::new("stalled");
+    let server = Server::start(&scratch.path("data"), &["--stall", "1"]);
+    let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    // One watcher reads (the keep-alive comments too), one reads nothing.
+    let mut reading = server.events(&creator.id);
+    assert_eq!(reading.next_state().unwrap()["status"], "waiting");
+    let reader = std::thread::spawn(move || reading.next_state());
+    let mut stalled = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stalled,
+        "GET /api/games/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+        creator.id
+    )
+    .unwrap();
+    eventually("two watchers", || {
+        metric(&server, "race_watchers") == Some(2)
+    });
+    eventually("the stalled watcher cut", || {
+        metric(&server, "race_watchers") == Some(1)
+    });
+    // The one that reads is still there and is sent the next state.
+    let reply = server.post(
+        &format!("/api/games/{}/join", creator.id),
+        None,
+        &json!({"invite": invite.unwrap()}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let next = reader.join().unwrap().expect("the reading watcher goes on");
+    assert_eq!(next["status"], "playing");
+    drop(stalled);
 }
 
 #[test]

@@ -183,18 +183,21 @@ export function watch(id, { state, online }) {
  * Sends a move for `ply` until the server answers: a move sent while
  * offline is sent again, with the same ply, so that it is played once
  * (the server answers a repeat of a played ply with the state). Resolves
- * to the reply; `waiting` is called before each retry.
+ * to the reply; `waiting` is called before each retry, with the server's
+ * reply when it failed (5xx), with nothing when it could not be reached.
  */
 export async function sendMove(id, token, ply, move, waiting) {
   let pause = 400;
   for (;;) {
+    let failed = null;
     try {
       const reply = await request("POST", `${gamePath(id)}/moves`, { body: { ply, move }, token });
       if (reply.status < 500) return reply;
+      failed = reply;
     } catch {
       // Offline: try again.
     }
-    waiting();
+    waiting(failed);
     await sleep(pause);
     pause = Math.min(pause * 2, 4000);
   }

@@ -3,7 +3,7 @@
 // checked. A browser that holds no seat of the game watches.
 
 import {
-  createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, request, ruleSet,
+  createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, Refused, request, ruleSet,
   sendMove, watch,
 } from "./api.js";
 import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
@@ -23,6 +23,11 @@ async function sha256Hex(hex) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** What a refused reply says: its error's message, or its status. */
+function refusal(reply) {
+  return reply.data?.error?.message ?? `the server answered ${reply.status}`;
+}
+
 /**
  * Takes the seat an invite link (`#join=TOKEN`) offers, after taking the
  * link off the address; or sends again a join whose reply was lost.
@@ -36,7 +41,7 @@ async function joinFromLink(id, note) {
   if (!reply) {
     note("The server could not be reached to take your seat: reload the page to try again.");
   } else if (!reply.ok) {
-    note(`This invite link opens no seat: ${reply.data?.error?.message ?? `the server answered ${reply.status}`}. You are watching the game.`);
+    note(`This invite link opens no seat: ${refusal(reply)}. You are watching the game.`);
   }
 }
 
@@ -104,16 +109,23 @@ export async function showGame(main, id, net) {
     pending = { ply: st.ply, move };
     selected = null;
     render();
-    const reply = await sendMove(id, seat.token, pending.ply, move, () => {
-      message = "Offline: your move will be sent again when the connection returns.";
-      notice.textContent = message;
+    const reply = await sendMove(id, seat.token, pending.ply, move, (failed) => {
+      say(failed
+        ? `The server failed (${refusal(failed)}): your move will be sent again.`
+        : "Offline: your move will be sent again when the connection returns.");
     });
     pending = null;
     message = "";
-    if (!reply.ok) message = reply.data?.error?.message ?? "The move was refused.";
     // The reply may be older than a state the stream brought already.
     const next = reply.ok ? reply.data : reply.data?.state;
     if (!next || !accept(next)) render();
+    if (!reply.ok) say(`The move was refused: ${refusal(reply)}`);
+  }
+
+  /** Shows `text` where the page tells what happened, until the next change. */
+  function say(text) {
+    message = text;
+    notice.textContent = message;
   }
 
   function pick(place, byKey) {
@@ -306,8 +318,9 @@ export async function showGame(main, id, net) {
       }
       renderLog();
       renderTurn();
-    } catch {
-      // Offline: the next state tries again.
+    } catch (e) {
+      // Offline: the next state tries again; a refusal is said.
+      if (e instanceof Refused) say(`The moves could not be read: ${e.message}`);
     } finally {
       loadingStory = false;
     }
@@ -339,9 +352,12 @@ export async function showGame(main, id, net) {
   }
 
   resign.addEventListener("click", async () => {
-    if (!confirm("Resign this game?")) return;
+    if (!seat || !confirm("Resign this game?")) return;
     const reply = await request("POST", `${gamePath(id)}/resign`, { body: {}, token: seat.token }).catch(() => null);
-    if (reply?.ok) accept(reply.data);
+    const next = reply?.ok ? reply.data : reply?.data?.state;
+    if (next) accept(next);
+    if (!reply) say("The resignation could not be sent: the server cannot be reached.");
+    else if (!reply.ok) say(`The resignation was refused: ${refusal(reply)}`);
   });
 
   render();

@@ -19,18 +19,16 @@ use axum::http::StatusCode;
 use bytes::{BufMut, Bytes, BytesMut};
 use dice_core::{Ending, Seed, Side};
 use serde::Serialize;
-use tokio::sync::{Semaphore, broadcast, watch};
+use tokio::sync::{Semaphore, watch};
 
 use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
 use crate::error::ApiError;
+use crate::feed::{Feed, Kind, Watcher};
 use crate::metrics::Metrics;
 use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
 use crate::wire::{CreateRequest, Opponent, SideChoice};
 
-/// States a watcher may fall behind by before its stream is closed (it
-/// then reconnects and gets the current state).
-const FEED_DEPTH: usize = 256;
 /// How long a finished game stays in memory after its last change.
 const FINISHED_KEPT: Duration = Duration::from_secs(120);
 
@@ -144,26 +142,12 @@ impl Live {
     }
 }
 
-/// A state as one server-sent event, and whether it is the game's last.
-pub type Event = (Bytes, bool);
-
-/// What watchers and readers see: the last state, serialised once.
-struct Feed {
-    /// The state's JSON.
-    state: Bytes,
-    /// The same state as one server-sent event.
-    event: Bytes,
-    over: bool,
-    /// Made when the first watcher comes, so that a game nobody watches
-    /// costs no channel.
-    tx: Option<broadcast::Sender<Event>>,
-}
-
 /// One game: its lock and its feed.
 pub struct Slot {
     id: String,
     live: tokio::sync::Mutex<Live>,
     feed: Mutex<Feed>,
+    metrics: Arc<Metrics>,
 }
 
 impl Slot {
@@ -177,17 +161,17 @@ impl Slot {
         self.feed.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The current state as an event, then every later one, in order;
-    /// `None` for the stream when the game is over (nothing follows).
+    /// The current state as an event, and the queue of a new stream of
+    /// `kind` that gets every later one, in order; no queue when the game
+    /// is over (nothing follows).
     #[must_use]
-    pub fn watch(&self) -> (Bytes, Option<broadcast::Receiver<Event>>) {
-        let mut feed = self.feed();
-        let rx = (!feed.over).then(|| {
-            feed.tx
-                .get_or_insert_with(|| broadcast::channel(FEED_DEPTH).0)
-                .subscribe()
-        });
-        (feed.event.clone(), rx)
+    pub fn watch(&self, kind: Kind) -> (Bytes, Option<Arc<Watcher>>) {
+        self.feed().watch(kind, &self.metrics)
+    }
+
+    /// Forgets a stream that ended.
+    pub fn unwatch(&self, watcher: &Arc<Watcher>) {
+        self.feed().unwatch(watcher);
     }
 
     /// The game as it stands (a copy).
@@ -408,16 +392,12 @@ impl Hub {
     }
 
     fn slot_for(&self, id: String, live: Live) -> Arc<Slot> {
-        let (state, event) = self.render(&id, &live);
-        let over = live.game.is_over();
+        let (state, event) = self.render(&id, &live, None);
+        let feed = Feed::new(state, event, live.game.is_over(), live.game.log_len());
         Arc::new(Slot {
-            feed: Mutex::new(Feed {
-                state,
-                event,
-                over,
-                tx: None,
-            }),
+            feed: Mutex::new(feed),
             live: tokio::sync::Mutex::new(live),
+            metrics: Arc::clone(&self.metrics),
             id,
         })
     }
@@ -484,7 +464,9 @@ impl Hub {
 
     /// The state's JSON for a game as it stands, and the same bytes as a
     /// server-sent event (the JSON is a slice of the event: one buffer).
-    fn render(&self, id: &str, live: &Live) -> (Bytes, Bytes) {
+    /// With `log_from`, a `delta` event instead: the state with only the
+    /// log's entries from that index on, and `log_from` saying so.
+    fn render(&self, id: &str, live: &Live, log_from: Option<usize>) -> (Bytes, Bytes) {
         let game = &live.game;
         let over = game.is_over();
         let result = game.result().map(|(winner, how)| ResultView {
@@ -507,15 +489,22 @@ impl Hub {
             position: game.position(),
             key: game.key(),
             legal: game.legal(),
-            log: game.log(),
+            log_from,
+            log: game.log_since(log_from.unwrap_or(0)),
             result,
             commitment: &live.commitment,
             seed: over.then_some(live.seed_hex.as_str()),
             record_url: format!("/api/games/{id}/record"),
             light_chance: game.light_chance(&self.tables),
         };
-        let mut out = BytesMut::with_capacity(1024 + 64 * game.ply() as usize);
-        out.extend_from_slice(EVENT_HEAD);
+        let head = if log_from.is_some() {
+            DELTA_HEAD
+        } else {
+            EVENT_HEAD
+        };
+        let logged = game.log_len() - log_from.unwrap_or(0).min(game.log_len());
+        let mut out = BytesMut::with_capacity(1024 + 64 * logged);
+        out.extend_from_slice(head);
         let mut writer = out.writer();
         // Strings, numbers and lists of them always serialize.
         let _ = serde_json::to_writer(&mut writer, &view);
@@ -523,19 +512,21 @@ impl Hub {
         let end = out.len();
         out.extend_from_slice(b"\n\n");
         let event = out.freeze();
-        (event.slice(EVENT_HEAD.len()..end), event)
+        (event.slice(head.len()..end), event)
     }
 
-    /// Serialises the state once and sends it to every watcher.
+    /// Serialises the state once and queues it for every watcher (and,
+    /// when some watcher wants them, a delta since the last state).
     fn publish(&self, slot: &Slot, live: &Live) -> Bytes {
-        let (state, event) = self.render(&slot.id, live);
+        let (state, event) = self.render(&slot.id, live, None);
+        let (delta, since) = {
+            let feed = slot.feed();
+            (feed.wants_delta(), feed.log_len)
+        };
+        let delta = delta.then(|| self.render(&slot.id, live, Some(since)).1);
         let mut feed = slot.feed();
-        feed.state = state.clone();
-        feed.over = live.game.is_over();
-        if let Some(tx) = &feed.tx {
-            let _ = tx.send((event.clone(), feed.over));
-        }
-        feed.event = event;
+        feed.log_len = live.game.log_len();
+        feed.publish(state.clone(), event, delta, live.game.is_over());
         state
     }
 
@@ -995,6 +986,8 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 /// What comes before a state's JSON in its server-sent event.
 const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
+/// What comes before a delta's JSON in its server-sent event.
+const DELTA_HEAD: &[u8] = b"event: delta\ndata: ";
 
 #[derive(Serialize)]
 struct ResultView {
@@ -1022,6 +1015,8 @@ struct StateView<'a> {
     position: String,
     key: String,
     legal: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log_from: Option<usize>,
     log: crate::engine::LogView<'a>,
     result: Option<ResultView>,
     commitment: &'a str,
