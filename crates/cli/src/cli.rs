@@ -205,9 +205,8 @@ pub struct RollArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The position (the start when not given).
@@ -238,9 +237,8 @@ pub struct PositionArgs {
     /// The position string.
     #[arg(long, value_name = "POSITION")]
     pub position: String,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -266,9 +264,8 @@ pub struct ThrowsArgs {
     /// How many throws (at most 1,000,000).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub count: u64,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -282,9 +279,8 @@ pub struct PerftArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many plies deep (0 to 64).
@@ -322,9 +318,8 @@ pub struct SelfplayArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many games.
@@ -391,8 +386,8 @@ pub struct SoakArgs {
 /// `race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The Royal Game of Ur rule set: a name (finkel, masters, blitz, aseb,
-    /// finkel2p, masters4d) or the fields that differ from finkel.
+    /// The Royal Game of Ur rule set: a name or the fields that differ from
+    /// the default (its help names the presets, from the catalogue).
     #[arg(value_name = "RULES")]
     pub rules: String,
     /// Play with this many pieces a side (1 to 7) instead of the rule set's.

@@ -13,6 +13,7 @@ mod bench;
 mod cli;
 mod engine;
 mod error;
+mod help;
 mod input;
 mod output;
 mod play;
@@ -48,7 +49,7 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("race: internal error{at}; please report it with the command that caused it");
     }));
-    let command = Cli::command().mut_subcommand("play", |c| c.after_help(play_help()));
+    let command = help::command();
     let cli = match command
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
@@ -296,62 +297,6 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
             (std::fs::canonicalize(a), std::fs::canonicalize(b)),
             (Ok(x), Ok(y)) if x == y
         )
-}
-
-/// What `race play --help` says after the options: the in-game commands,
-/// the keys, the pace and how rule sets are written, for both games.
-fn play_help() -> String {
-    format!(
-        "In game (on the screen, ? shows the keys):\n{}\n\
-         On the screen: up/down and enter pick a move. Watching (--watch, or stepping \
-         through a finished record): space pauses and goes on, right or n plays one ply, \
-         + and - change the pace, q leaves. Ctrl-U clears the line and Ctrl-W deletes a \
-         word; q, quit and Ctrl-D ask before leaving a game that is on; Ctrl-Z suspends; \
-         Ctrl-C leaves at any time, and with --record the record is already written. Keys \
-         typed before a new roll is shown are ignored.\n\n\
-         Pace: {} ms between bot moves on a terminal, none through a pipe (--pace MS).\n\n\
-         Rules are written as a name, or as fields name=value spelled out in any order; \
-         fields not given are the default rule set's (the first name below):\n{}",
-        play::COMMANDS,
-        play::PACE_MS,
-        Kind::ALL
-            .into_iter()
-            .map(|kind| for_kind!(kind, G => rules_help::<G>()))
-            .collect::<String>(),
-    )
-}
-
-/// A game's rule sets for `race play --help`: the names, and one example
-/// each of a name and of fields spelled out.
-fn rules_help<G: RaceGame>() -> String {
-    let named: Vec<G::Variant> = G::PRESETS
-        .iter()
-        .filter(|p| p.reference)
-        .map(|p| p.variant.clone())
-        .collect();
-    let names: Vec<String> = named.iter().map(ToString::to_string).collect();
-    let default = G::spelled_out(&G::Variant::default());
-    let other = named.last().cloned().unwrap_or_default();
-    let spelled = G::spelled_out(&other);
-    let differs: Vec<&str> = spelled
-        .split(' ')
-        .filter(|field| !default.split(' ').any(|d| d == *field))
-        .collect();
-    let differs = if differs.is_empty() {
-        default.clone()
-    } else {
-        differs.join(" ")
-    };
-    format!(
-        "  {:<6} named: {} (e.g. --rules {}); spelled out: e.g. --rules \"{}\"\n\
-         \x20        ({} in full: {})\n",
-        G::KIND,
-        names.join(", "),
-        other,
-        differs,
-        names.first().map_or("the default", String::as_str),
-        default,
-    )
 }
 
 /// Which game a record is, from its rules line, after the checks every
