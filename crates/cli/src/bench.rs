@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use dice_core::{Game, MoveList, Seed};
 
-use crate::engine::Engine;
+use race_games::RaceGame;
 
 /// One rule set's figures.
 pub struct Figures {
@@ -24,15 +24,15 @@ pub struct Figures {
 /// Plays seeded games for about `budget` (a cheap, fixed choice of move,
 /// so the figure is the engine's and not a bot's), then generates moves for
 /// the positions those games met for about as long.
-pub fn measure<E: Engine>(variant: &E::Variant, budget: Duration) -> Figures {
-    let mut samples: Vec<(E::Position, u8)> = Vec::new();
+pub fn measure<G: RaceGame>(variant: &G::Variant, budget: Duration) -> Figures {
+    let mut samples: Vec<(G::Position, u8)> = Vec::new();
     let (mut games, mut plies) = (0u64, 0u64);
     let start = Instant::now();
     while games == 0 || start.elapsed() < budget {
         let Ok(seed) = Seed::new(games.to_le_bytes()) else {
             break;
         };
-        let Ok(mut game) = Game::<E>::seeded(seed, variant.clone()) else {
+        let Ok(mut game) = Game::<G>::seeded(seed, variant.clone()) else {
             break;
         };
         while !game.is_over() {
@@ -61,7 +61,7 @@ pub fn measure<E: Engine>(variant: &E::Variant, budget: Duration) -> Figures {
     let start = Instant::now();
     while !samples.is_empty() && (gens == 0 || start.elapsed() < budget) {
         for (position, roll) in &samples {
-            E::legal(variant, position, *roll, &mut list);
+            G::legal(variant, position, *roll, &mut list);
             sink = sink.wrapping_add(list.len());
         }
         gens += samples.len() as u64;
@@ -76,15 +76,16 @@ pub fn measure<E: Engine>(variant: &E::Variant, budget: Duration) -> Figures {
     }
 }
 
-/// The report for every named rule set of a game.
-pub fn report<E: Engine>(budget: Duration) -> String {
+/// The report for each of a game's reference rule sets.
+pub fn report<G: RaceGame>(budget: Duration) -> String {
     let mut out = String::new();
-    for variant in E::named_variants() {
-        let f = measure::<E>(&variant, budget);
+    for preset in G::PRESETS.iter().filter(|p| p.reference) {
+        let variant = &preset.variant;
+        let f = measure::<G>(variant, budget);
         let per = |n: u64, s: f64| if s > 0.0 { n as f64 / s } else { 0.0 };
         out.push_str(&format!(
             "{} {variant}: {:.0} games/s ({} games, {:.1} plies a game), {:.0} move generations/s\n",
-            E::GAME,
+            G::GAME,
             per(f.games, f.game_secs),
             f.games,
             if f.games > 0 { f.plies as f64 / f.games as f64 } else { 0.0 },

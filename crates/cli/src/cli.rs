@@ -29,6 +29,15 @@ pub enum GameName {
     Senet,
 }
 
+impl From<GameName> for race_games::Kind {
+    fn from(name: GameName) -> race_games::Kind {
+        match name {
+            GameName::Ur => race_games::Kind::Ur,
+            GameName::Senet => race_games::Kind::Senet,
+        }
+    }
+}
+
 /// A side, on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SideArg {
@@ -196,9 +205,8 @@ pub struct RollArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// The position (the start when not given).
@@ -229,9 +237,8 @@ pub struct PositionArgs {
     /// The position string.
     #[arg(long, value_name = "POSITION")]
     pub position: String,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -257,9 +264,8 @@ pub struct ThrowsArgs {
     /// How many throws (at most 1,000,000).
     #[arg(long, value_name = "K", default_value_t = 10)]
     pub count: u64,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// Print JSON.
@@ -273,9 +279,8 @@ pub struct PerftArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many plies deep (0 to 64).
@@ -313,9 +318,8 @@ pub struct SelfplayArgs {
     /// Which game (any case).
     #[arg(ignore_case = true)]
     pub game: GameName,
-    /// The rule set: a name (ur: finkel, masters, blitz, aseb, finkel2p,
-    /// masters4d; senet: kendall, skyruk), or the fields that differ from
-    /// the default in any order (e.g. pieces=5, or path=murray dice=3).
+    /// The rule set: a name, or the fields that differ from the default in
+    /// any order (its help names the presets, from the catalogue).
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
     /// How many games.
@@ -382,8 +386,8 @@ pub struct SoakArgs {
 /// `race solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// The Royal Game of Ur rule set: a name (finkel, masters, blitz, aseb,
-    /// finkel2p, masters4d) or the fields that differ from finkel.
+    /// The Royal Game of Ur rule set: a name or the fields that differ from
+    /// the default (its help names the presets, from the catalogue).
     #[arg(value_name = "RULES")]
     pub rules: String,
     /// Play with this many pieces a side (1 to 7) instead of the rule set's.
@@ -542,6 +546,27 @@ pub struct ServeArgs {
     /// Games one address may create a minute; 0 for no limit.
     #[arg(long, value_name = "N", default_value_t = 60)]
     pub create_limit: u32,
+    /// Connections held open at once; never more than the open-file
+    /// limit allows (0: that limit alone).
+    #[arg(long, value_name = "N", default_value_t = race_server::CONNECTIONS)]
+    pub max_connections: usize,
+    /// Connections one address may hold open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::CONNECTIONS_PER_ADDRESS)]
+    pub max_connections_per_address: usize,
+    /// Event streams held open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::STREAMS)]
+    pub max_streams: usize,
+    /// Event streams one address may hold open at once; 0 for no cap.
+    #[arg(long, value_name = "N", default_value_t = race_server::STREAMS_PER_ADDRESS)]
+    pub max_streams_per_address: usize,
+    /// Seconds a reply or an event stream may wait for its client to read
+    /// before the connection is cut.
+    #[arg(long, value_name = "SECS", default_value_t = race_server::STALL.as_secs_f64())]
+    pub stall: f64,
+    /// Seconds a friend game waits for the friend before it is deleted
+    /// (a day by default); 0: for ever.
+    #[arg(long, value_name = "SECS", default_value_t = race_server::WAITING_EXPIRY.as_secs_f64())]
+    pub waiting_expiry: f64,
 }
 
 /// `race loadtest`.

@@ -13,32 +13,30 @@ mod bench;
 mod cli;
 mod engine;
 mod error;
+mod help;
 mod input;
 mod output;
 mod play;
 mod query;
 mod render;
 mod selfplay;
-mod senet;
 mod serve;
 mod soak;
 mod solver;
 mod style;
 mod tables;
-mod ur;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{CommandFactory, FromArgMatches};
-use dice_core::{Seed, Side, record_rules};
+use dice_core::{Game, Seed, Side, record_rules};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use royal_ur::Ur;
+use race_games::{Bot, Kind, RaceGame, for_kind};
 use serde_json::{Map, Value, json};
 
-use crate::cli::{Cli, Command, GameName};
-use crate::engine::Engine;
+use crate::cli::{Cli, Command};
 use crate::error::{Failure, Outcome, Refused};
 use crate::play::record::RecordFile;
 use crate::style::Style;
@@ -51,7 +49,7 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("race: internal error{at}; please report it with the command that caused it");
     }));
-    let command = Cli::command().mut_subcommand("play", |c| c.after_help(play_help()));
+    let command = help::command();
     let cli = match command
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
@@ -178,28 +176,18 @@ fn emit(text: &str) -> Outcome {
     }
 }
 
-/// Runs a generic command for the game named.
-macro_rules! for_game {
-    ($game:expr, $f:ident ( $($arg:expr),* )) => {
-        match $game {
-            GameName::Ur => $f::<Ur>($($arg),*),
-            GameName::Senet => $f::<::senet::Senet>($($arg),*),
-        }
-    };
-}
-
 fn run(command: Command) -> Outcome {
     match command {
         Command::Play(a) => play(&a),
         Command::Replay(a) => replay_cmd(&a),
-        Command::Moves(a) => for_game!(a.at.game, moves_cmd(&a)),
-        Command::Position(a) => for_game!(a.game, position_cmd(&a)),
-        Command::Throws(a) => for_game!(a.game, throws_cmd(&a)),
-        Command::Perft(a) => for_game!(a.game, perft_cmd(&a)),
-        Command::Bot(a) => for_game!(a.at.game, bot_cmd(&a)),
-        Command::Selfplay(a) => for_game!(a.game, selfplay_cmd(&a)),
+        Command::Moves(a) => for_kind!(Kind::from(a.at.game), G => moves_cmd::<G>(&a)),
+        Command::Position(a) => for_kind!(Kind::from(a.game), G => position_cmd::<G>(&a)),
+        Command::Throws(a) => for_kind!(Kind::from(a.game), G => throws_cmd::<G>(&a)),
+        Command::Perft(a) => for_kind!(Kind::from(a.game), G => perft_cmd::<G>(&a)),
+        Command::Bot(a) => for_kind!(Kind::from(a.at.game), G => bot_cmd::<G>(&a)),
+        Command::Selfplay(a) => for_kind!(Kind::from(a.game), G => selfplay_cmd::<G>(&a)),
         Command::Bench(a) => bench_cmd(&a),
-        Command::Soak(a) => for_game!(a.game, soak_cmd(&a)),
+        Command::Soak(a) => for_kind!(Kind::from(a.game), G => soak_cmd::<G>(&a)),
         Command::Solve(a) => solver::solve_cmd(&a),
         Command::Tables(a) => tables::tables_cmd(&a),
         Command::Table(a) => tables::table_cmd(&a),
@@ -209,8 +197,8 @@ fn run(command: Command) -> Outcome {
     }
 }
 
-fn variant<E: Engine>(rules: Option<&str>) -> Result<E::Variant, Refused> {
-    engine::parse_variant::<E>(rules, "--rules")
+fn variant<G: RaceGame>(rules: Option<&str>) -> Result<G::Variant, Refused> {
+    engine::parse_variant::<G>(rules, "--rules")
 }
 
 /// `race play`: the game named, or the record's with `--resume`.
@@ -220,7 +208,7 @@ fn play(a: &cli::PlayArgs) -> Outcome {
         None => None,
     };
     let game = match (a.game, &resumed) {
-        (Some(game), _) => game,
+        (Some(game), _) => Kind::from(game),
         (None, Some((name, text))) => recognise(text, name)?,
         (None, None) => {
             return Err(Failure::usage(
@@ -229,18 +217,18 @@ fn play(a: &cli::PlayArgs) -> Outcome {
             ));
         }
     };
-    for_game!(game, play_cmd(a, resumed.as_ref()))
+    for_kind!(game, G => play_cmd::<G>(a, resumed.as_ref()))
 }
 
-fn play_cmd<E>(a: &cli::PlayArgs, resumed: Option<&(String, String)>) -> Outcome
+fn play_cmd<G>(a: &cli::PlayArgs, resumed: Option<&(String, String)>) -> Outcome
 where
-    E: Engine + 'static,
-    E::Bot: Send,
-    E::Move: Send,
-    dice_core::Game<E>: Send,
+    G: RaceGame,
+    Bot<G>: Send,
+    G::Move: Send,
+    Game<G>: Send,
 {
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let opts = |bot| play::Options::<E> {
+    let opts = |bot| play::Options::<G> {
         mode: if a.watch {
             play::Mode::Watch
         } else if a.hotseat {
@@ -258,8 +246,8 @@ where
     let claim = |path: &std::path::Path| RecordFile::claim(path, a.force, "--record");
     let session = match (resumed, &a.resume) {
         (Some((name, text)), Some(from)) => {
-            let game = query::replay::<E>(name, text, None)?;
-            let bot = engine::bot::<E>(&a.level, game.variant(), "--level", a.table.as_deref())?;
+            let game = query::replay::<G>(name, text, None)?;
+            let bot = engine::bot::<G>(&a.level, game.variant(), "--level", a.table.as_deref())?;
             let elsewhere = a
                 .record
                 .as_deref()
@@ -276,8 +264,8 @@ where
             session
         }
         _ => {
-            let variant = variant::<E>(a.rules.as_deref())?;
-            let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
+            let variant = variant::<G>(a.rules.as_deref())?;
+            let bot = engine::bot::<G>(&a.level, &variant, "--level", a.table.as_deref())?;
             let seed = match input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? {
                 Some(seed) => seed,
                 None => input::GivenSeed::made(play::fresh_seed()),
@@ -311,90 +299,49 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
         )
 }
 
-/// What `race play --help` says after the options: the in-game commands,
-/// the keys, the pace and how rule sets are written, for both games.
-fn play_help() -> String {
-    format!(
-        "In game (on the screen, ? shows the keys):\n{}\n\
-         On the screen: up/down and enter pick a move. Watching (--watch, or stepping \
-         through a finished record): space pauses and goes on, right or n plays one ply, \
-         + and - change the pace, q leaves. Ctrl-U clears the line and Ctrl-W deletes a \
-         word; q, quit and Ctrl-D ask before leaving a game that is on; Ctrl-Z suspends; \
-         Ctrl-C leaves at any time, and with --record the record is already written. Keys \
-         typed before a new roll is shown are ignored.\n\n\
-         Pace: {} ms between bot moves on a terminal, none through a pipe (--pace MS).\n\n\
-         Rules are written as a name, or as fields name=value spelled out in any order; \
-         fields not given are the default rule set's (the first name below):\n{}{}",
-        play::COMMANDS,
-        play::PACE_MS,
-        rules_help::<Ur>(),
-        rules_help::<::senet::Senet>(),
-    )
-}
-
-/// A game's rule sets for `race play --help`: the names, and one example
-/// each of a name and of fields spelled out.
-fn rules_help<E: Engine>() -> String {
-    let named = E::named_variants();
-    let names: Vec<String> = named.iter().map(ToString::to_string).collect();
-    let default = E::spelled_out(&E::Variant::default());
-    let other = named.last().cloned().unwrap_or_default();
-    let spelled = E::spelled_out(&other);
-    let differs: Vec<&str> = spelled
-        .split(' ')
-        .filter(|field| !default.split(' ').any(|d| d == *field))
-        .collect();
-    let differs = if differs.is_empty() {
-        default.clone()
-    } else {
-        differs.join(" ")
-    };
-    format!(
-        "  {:<6} named: {} (e.g. --rules {}); spelled out: e.g. --rules \"{}\"\n\
-         \x20        ({} in full: {})\n",
-        E::CMD,
-        names.join(", "),
-        other,
-        differs,
-        names.first().map_or("the default", String::as_str),
-        default,
-    )
-}
-
 /// Which game a record is, from its rules line, after the checks every
 /// record passes first (`empty`, `no_newline`, the shape of line 1).
-fn recognise(text: &str, name: &str) -> Result<GameName, Refused> {
+fn recognise(text: &str, name: &str) -> Result<Kind, Refused> {
     let rules = record_rules(text).map_err(|e| query::record_refusal(name, &e))?;
-    if royal_ur::Variant::from_rules_line(rules).is_ok() {
-        Ok(GameName::Ur)
-    } else if ::senet::Variant::from_rules_line(rules).is_ok() {
-        Ok(GameName::Senet)
-    } else {
-        Err(Refused::new(
+    race_games::kind_of_rules_line(rules).ok_or_else(|| {
+        let names: Vec<String> = Kind::ALL
+            .into_iter()
+            .map(|kind| for_kind!(kind, G => words_list(&race_games::record_names::<G>())))
+            .collect();
+        Refused::new(
             name,
             "bad_record",
             format!(
-                "line 1 names no rule set of either game: {rules:?} (the names are finkel, \
-                 masters, blitz and aseb, kendall and skyruk, or every field spelled out in \
-                 order; give --game to hear what one game makes of it)"
+                "line 1 names no rule set of either game: {rules:?} (the names are {}, or every \
+                 field spelled out in order; give --game to hear what one game makes of it)",
+                names.join(", ")
             ),
         )
         .why("rules")
-        .line(1))
+        .line(1)
+    })
+}
+
+/// Names in a list: `a, b and c`.
+fn words_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
 fn replay_cmd(a: &cli::ReplayArgs) -> Outcome {
     let (name, text) = input::read_text(&a.file)?;
     let game = match a.game {
-        Some(g) => g,
+        Some(g) => Kind::from(g),
         None => recognise(&text, &name)?,
     };
-    for_game!(game, replay_game(a, &name, &text))
+    for_kind!(game, G => replay_game::<G>(a, &name, &text))
 }
 
-fn replay_game<E: Engine>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcome {
-    let game = query::replay::<E>(name, text, a.rules.as_deref())?;
+fn replay_game<G: RaceGame>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcome {
+    let game = query::replay::<G>(name, text, a.rules.as_deref())?;
     if a.json {
         emit(&format!("{}\n", query::game_json(&game)))
     } else {
@@ -406,27 +353,27 @@ fn replay_game<E: Engine>(a: &cli::ReplayArgs, name: &str, text: &str) -> Outcom
 }
 
 /// The rules, position and roll a question is about, each checked.
-fn at<E: Engine>(a: &cli::RollArgs) -> Outcome<(E::Variant, E::Position, u8)> {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
-    let roll = query::check_roll::<E>(&variant, a.roll)?;
+fn at<G: RaceGame>(a: &cli::RollArgs) -> Outcome<(G::Variant, G::Position, u8)> {
+    let variant = variant::<G>(a.rules.as_deref())?;
+    let position = query::position_or_start::<G>(a.position.as_deref(), &variant)?;
+    let roll = query::check_roll::<G>(&variant, a.roll)?;
     Ok((variant, position, roll))
 }
 
-fn moves_cmd<E: Engine>(a: &cli::MovesArgs) -> Outcome {
-    let (variant, position, roll) = at::<E>(&a.at)?;
-    emit(&query::moves::<E>(&variant, &position, roll, a.json))
+fn moves_cmd<G: RaceGame>(a: &cli::MovesArgs) -> Outcome {
+    let (variant, position, roll) = at::<G>(&a.at)?;
+    emit(&query::moves::<G>(&variant, &position, roll, a.json))
 }
 
-fn position_cmd<E: Engine>(a: &cli::PositionArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let position = E::parse_position(&a.position, &variant, "--position")?;
-    if let Some(refused) = query::inconsistency::<E>(&a.position, &variant, &position) {
+fn position_cmd<G: RaceGame>(a: &cli::PositionArgs) -> Outcome {
+    let variant = variant::<G>(a.rules.as_deref())?;
+    let position = engine::parse_position::<G>(&a.position, &variant, "--position")?;
+    if let Some(refused) = query::inconsistency::<G>(&a.position, &variant, &position) {
         return Err(refused
-            .report(query::position_fields::<E>(&variant, &position))
+            .report(query::position_fields::<G>(&variant, &position))
             .into());
     }
-    emit(&query::position::<E>(
+    emit(&query::position::<G>(
         &variant,
         &position,
         a.json,
@@ -437,8 +384,8 @@ fn position_cmd<E: Engine>(a: &cli::PositionArgs) -> Outcome {
 /// The most throws one `race throws` gives.
 const THROWS_MAX: u64 = 1_000_000;
 
-fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
+fn throws_cmd<G: RaceGame>(a: &cli::ThrowsArgs) -> Outcome {
+    let variant = variant::<G>(a.rules.as_deref())?;
     let Some(given) = input::seed(a.seed.seed.as_deref(), a.seed.seed_hex.as_deref())? else {
         return Err(Failure::usage(
             "throws",
@@ -463,16 +410,16 @@ fn throws_cmd<E: Engine>(a: &cli::ThrowsArgs) -> Outcome {
             ),
         )
     })?;
-    emit(&query::throws::<E>(&variant, &given.seed, numbers, a.json))
+    emit(&query::throws::<G>(&variant, &given.seed, numbers, a.json))
 }
 
-fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let position = query::position_or_start::<E>(a.position.as_deref(), &variant)?;
+fn perft_cmd<G: RaceGame>(a: &cli::PerftArgs) -> Outcome {
+    let variant = variant::<G>(a.rules.as_deref())?;
+    let position = query::position_or_start::<G>(a.position.as_deref(), &variant)?;
     let started = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let bar = ProgressBar::hidden();
-    let leaves = query::perft_count::<E>(&variant, &position, a.depth, |done, parts| {
+    let leaves = query::perft_count::<G>(&variant, &position, a.depth, |done, parts| {
         if terminal && bar.is_hidden() && started.elapsed() >= Duration::from_secs(1) {
             if let Ok(style) = ProgressStyle::with_template(&format!(
                 "depth {}: {{bar:30}} {{pos}}/{{len}} branches  eta {{eta}}",
@@ -491,9 +438,9 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
             "{}\n",
             json!({
                 "ok": true,
-                "game": E::GAME,
+                "game": G::GAME,
                 "rules": variant.to_string(),
-                "position": E::position_text(&position),
+                "position": position.to_string(),
                 "depth": a.depth,
                 "leaves": leaves,
             })
@@ -502,10 +449,16 @@ fn perft_cmd<E: Engine>(a: &cli::PerftArgs) -> Outcome {
     emit(&format!("depth {}: {leaves} leaves\n", a.depth))
 }
 
-fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
-    let (variant, position, roll) = at::<E>(&a.at)?;
-    let bot = engine::bot::<E>(&a.level, &variant, "--level", a.table.as_deref())?;
-    let thought = E::thought_json(&bot, &variant, &position, roll);
+fn bot_cmd<G: RaceGame>(a: &cli::BotArgs) -> Outcome {
+    let (variant, position, roll) = at::<G>(&a.at)?;
+    let bot = engine::bot::<G>(&a.level, &variant, "--level", a.table.as_deref())?;
+    let thought = bot
+        .think(&variant, &position, roll)
+        .map_err(|e| Refused::new("--table", e.code(), e.to_string()))?
+        .and_then(|t| match serde_json::to_value(t) {
+            Ok(Value::Object(fields)) => Some(fields),
+            _ => None,
+        });
     if a.json {
         let mut value = Map::new();
         value.insert("ok".to_owned(), Value::Bool(true));
@@ -518,19 +471,19 @@ fn bot_cmd<E: Engine>(a: &cli::BotArgs) -> Outcome {
         return emit(&format!("{}\n", Value::Object(value)));
     }
     emit(&query::thought_text(
-        E::side(&position),
+        G::side(&position),
         roll,
         thought.as_ref(),
     ))
 }
 
-fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
-    let variant = variant::<E>(a.rules.as_deref())?;
-    let light = engine::bot::<E>(&a.light, &variant, "--light", a.table.as_deref())?;
-    let dark = engine::bot::<E>(&a.dark, &variant, "--dark", a.table.as_deref())?;
+fn selfplay_cmd<G: RaceGame>(a: &cli::SelfplayArgs) -> Outcome {
+    let variant = variant::<G>(a.rules.as_deref())?;
+    let light = engine::bot::<G>(&a.light, &variant, "--light", a.table.as_deref())?;
+    let dark = engine::bot::<G>(&a.dark, &variant, "--dark", a.table.as_deref())?;
     let seed = Seed::new(a.seed.as_bytes())
         .map_err(|e| Refused::new("--seed", "seed", e.to_string()).why(e.code()))?;
-    let run = selfplay::Run::<E> {
+    let run = selfplay::Run::<G> {
         variant,
         games: a.games,
         light,
@@ -539,29 +492,33 @@ fn selfplay_cmd<E: Engine>(a: &cli::SelfplayArgs) -> Outcome {
         records: a.records.as_deref(),
     };
     if let Some(dir) = run.records {
-        selfplay::claim_records::<E>(dir, run.games, a.force, |dir| {
+        selfplay::claim_records::<G>(dir, run.games, a.force, |dir| {
             eprintln!("race: --records: made the folder {}", dir.display());
         })?;
     }
-    let summary = selfplay::run::<E>(&run)?;
+    let summary = selfplay::run::<G>(&run)?;
     if a.json {
         emit(&format!("{summary}\n"))
     } else {
         emit(&selfplay::text(
             &summary,
-            E::CAPTURE_WORD,
+            G::WORDS.capture,
             &input::shown(&run.seed),
         ))
     }
 }
 
-fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
+fn soak_cmd<G: RaceGame>(a: &cli::SoakArgs) -> Outcome {
     let variants = if a.rules.is_empty() {
-        E::named_variants()
+        G::PRESETS
+            .iter()
+            .filter(|p| p.reference)
+            .map(|p| p.variant.clone())
+            .collect()
     } else {
         a.rules
             .iter()
-            .map(|r| variant::<E>(Some(r)))
+            .map(|r| variant::<G>(Some(r)))
             .collect::<Result<Vec<_>, _>>()?
     };
     let seed = Seed::new(a.seed.as_bytes())
@@ -577,7 +534,7 @@ fn soak_cmd<E: soak::Soak>(a: &cli::SoakArgs) -> Outcome {
             ),
         ));
     }
-    let (totals, failures) = soak::soak::<E>(&variants, &seed, a.from, a.games);
+    let (totals, failures) = soak::soak::<G>(&variants, &seed, a.from, a.games);
     emit(&totals)?;
     if failures > 0 {
         return Err(Refused::new(
@@ -604,8 +561,8 @@ fn bench_cmd(a: &cli::BenchArgs) -> Outcome {
     }
     let budget = Duration::from_secs_f64(a.seconds);
     let games = match a.game {
-        Some(g) => vec![g],
-        None => vec![GameName::Ur, GameName::Senet],
+        Some(g) => vec![Kind::from(g)],
+        None => Kind::ALL.to_vec(),
     };
     emit(&format!(
         "{} cores; figures for one core, {:.2} s a measurement\n",
@@ -613,10 +570,7 @@ fn bench_cmd(a: &cli::BenchArgs) -> Outcome {
         a.seconds
     ))?;
     for g in games {
-        let text = match g {
-            GameName::Ur => bench::report::<Ur>(budget),
-            GameName::Senet => bench::report::<::senet::Senet>(budget),
-        };
+        let text = for_kind!(g, G => bench::report::<G>(budget));
         emit(&text)?;
     }
     Ok(())

@@ -2,70 +2,38 @@
 //! throws, perft.
 
 use dice_core::{Faces, Game, LogEntry, ParseRecordError, PlayError, ReplayError, Seed, Side};
+use race_games::{GameView, PositionView, RaceGame};
 use serde_json::{Map, Value, json};
 
-use crate::engine::Engine;
 use crate::error::Refused;
 use crate::render;
 use crate::style::Style;
 
 /// A game as the JSON object `race replay --json` prints.
-pub fn game_json<E: Engine>(game: &Game<E>) -> Value {
-    let result = game.result().map(|o| {
-        json!({
-            "winner": o.winner.map(Side::as_str),
-            "how": o.how.as_str(),
-        })
-    });
-    json!({
-        "ok": true,
-        "game": E::GAME,
-        "position": E::position_text(game.position()),
-        "key": E::key_text(game.position(), game.variant()),
-        "ply": game.ply(),
-        "rolls": game.throws(),
-        "side": game.side().map(Side::as_str),
-        "roll": game.roll(),
-        "legal": game.legal().iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "over": game.is_over(),
-        "result": result,
-        "record": game.to_record().to_string(),
-    })
+pub fn game_json<G: RaceGame>(game: &Game<G>) -> Value {
+    with_ok(&GameView::of(game))
+}
+
+/// A view's JSON object with `"ok": true` first.
+pub fn with_ok(view: &impl serde::Serialize) -> Value {
+    let mut map = Map::new();
+    map.insert("ok".to_owned(), Value::Bool(true));
+    if let Ok(Value::Object(fields)) = serde_json::to_value(view) {
+        map.extend(fields);
+    }
+    Value::Object(map)
 }
 
 /// One sentence on how a game ended.
-pub fn result_line<E: Engine>(game: &Game<E>) -> Option<String> {
-    let o = game.result()?;
-    let plies = o.plies;
-    let home = |side| E::home(game.variant(), game.position(), side);
-    let word = E::HOME_WORD;
-    let score = format!(
-        "light {} {word}, dark {} {word}",
-        home(Side::Light),
-        home(Side::Dark)
-    );
-    Some(match (o.winner, o.how) {
-        (Some(w), dice_core::Ending::Home) => {
-            format!("{w} wins with every piece {word} ({score}) after {plies} plies.")
-        }
-        (Some(w), dice_core::Ending::Resign) => {
-            format!(
-                "{} resigns: {w} wins ({score}) after {plies} plies.",
-                w.other()
-            )
-        }
-        _ => format!(
-            "the game is drawn: it reached the cap of {} plies ({score}).",
-            dice_core::PLY_CAP
-        ),
-    })
+pub fn result_line<G: RaceGame>(game: &Game<G>) -> Option<String> {
+    race_games::result_words(game)
 }
 
 /// The refusal for a record that could not be replayed: the contract's
 /// code, why, line and ply, the library's sentence, and for a refused move
 /// the detail of spec §10 and §14, `{from, to, roll, ply}`, with the reason
 /// in words (or `{text, why}` for text that is not a move).
-pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
+pub fn replay_refusal<G: RaceGame>(input: &str, e: &ReplayError<G>) -> Refused {
     if let ReplayError::Parse(e) = e {
         return record_refusal(input, e);
     }
@@ -79,10 +47,10 @@ pub fn replay_refusal<E: Engine>(input: &str, e: &ReplayError<E>) -> Refused {
     if let ReplayError::Refused { error, ply, .. } = e {
         match error {
             PlayError::Refused { refusal, mv, roll } => {
-                let (from, to) = E::places_json(*mv);
+                let (from, to) = G::places(*mv);
                 r = r
-                    .detail("from", from)
-                    .detail("to", to)
+                    .detail("from", json!(from))
+                    .detail("to", json!(to))
                     .detail("roll", *roll)
                     .detail("ply", *ply)
                     .detail("reason", refusal.to_string());
@@ -112,26 +80,30 @@ pub fn record_refusal(input: &str, e: &ParseRecordError) -> Refused {
 /// # Errors
 ///
 /// A refusal naming the line or the ply.
-pub fn replay<E: Engine>(input: &str, text: &str, rules: Option<&str>) -> Result<Game<E>, Refused> {
+pub fn replay<G: RaceGame>(
+    input: &str,
+    text: &str,
+    rules: Option<&str>,
+) -> Result<Game<G>, Refused> {
     let variant = rules
-        .map(|r| crate::engine::parse_variant::<E>(Some(r), "--rules"))
+        .map(|r| crate::engine::parse_variant::<G>(Some(r), "--rules"))
         .transpose()?;
-    Game::<E>::replay_text(text, variant).map_err(|e| replay_refusal(input, &e))
+    Game::<G>::replay_text(text, variant).map_err(|e| replay_refusal(input, &e))
 }
 
 /// The human-readable replay report: the board, the moves and the result.
-pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
+pub fn replay_text<G: RaceGame>(game: &Game<G>, style: &Style) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "{} under {}, {} first{}\n",
-        E::GAME,
+        G::GAME,
         game.variant(),
         game.first(),
         game.seed()
             .map(|s| format!(", seed {}", crate::input::shown(s)))
             .unwrap_or_default()
     ));
-    out.push_str(&move_list::<E>(game.log()));
+    out.push_str(&move_list::<G>(game.log()));
     out.push_str(&render::board_text(
         game.variant(),
         game.position(),
@@ -140,8 +112,8 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
     ));
     out.push_str(&format!(
         "position {}  key {}  ply {}  throws {}\n",
-        E::position_text(game.position()),
-        E::key_text(game.position(), game.variant()),
+        game.position(),
+        G::key_text(game.variant(), game.position()),
         game.ply(),
         game.throws()
     ));
@@ -150,7 +122,7 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
         None => match (game.side(), game.roll()) {
             (Some(side), Some(roll)) => out.push_str(&format!(
                 "{side} to move, {}; legal: {}\n",
-                render::throw::<E>(game.variant(), game.faces(), roll, style),
+                render::throw::<G>(game.variant(), game.faces(), roll, style),
                 game.legal()
                     .iter()
                     .map(ToString::to_string)
@@ -172,17 +144,17 @@ pub fn replay_text<E: Engine>(game: &Game<E>, style: &Style) -> String {
 pub const MOVE_LIST_COLUMN: usize = 24;
 
 /// The numbered move list: `1. l 3: hand-d1`, four to a line.
-pub fn move_list<E: Engine>(log: &[LogEntry<E>]) -> String {
-    move_list_by::<E>(log, 4)
+pub fn move_list<G: RaceGame>(log: &[LogEntry<G>]) -> String {
+    move_list_by::<G>(log, 4)
 }
 
 /// The numbered move list, `per_line` plies to a line (at least one).
-pub fn move_list_by<E: Engine>(log: &[LogEntry<E>], per_line: usize) -> String {
+pub fn move_list_by<G: RaceGame>(log: &[LogEntry<G>], per_line: usize) -> String {
     let mut out = String::new();
     let items: Vec<String> = log
         .iter()
         .enumerate()
-        .map(|(i, e)| format!("{:>4}. {} {}", i + 1, e.side.letter(), E::entry_label(e)))
+        .map(|(i, e)| format!("{:>4}. {} {}", i + 1, e.side.letter(), G::entry_label(e)))
         .collect();
     for chunk in items.chunks(per_line.max(1)) {
         let line: Vec<String> = chunk
@@ -201,37 +173,37 @@ pub fn move_list_by<E: Engine>(log: &[LogEntry<E>], per_line: usize) -> String {
 /// # Errors
 ///
 /// A refusal with the position's code, or `inconsistent` with the problem.
-pub fn position_or_start<E: Engine>(
+pub fn position_or_start<G: RaceGame>(
     position: Option<&str>,
-    variant: &E::Variant,
-) -> Result<E::Position, Refused> {
+    variant: &G::Variant,
+) -> Result<G::Position, Refused> {
     match position {
         Some(text) => {
-            let position = E::parse_position(text, variant, "--position")?;
-            match inconsistency::<E>(text, variant, &position) {
+            let position = crate::engine::parse_position::<G>(text, variant, "--position")?;
+            match inconsistency::<G>(text, variant, &position) {
                 Some(refused) => Err(refused),
                 None => Ok(position),
             }
         }
-        None => Ok(E::start(variant, Side::Light)),
+        None => Ok(G::start(variant, Side::Light)),
     }
 }
 
 /// The refusal of a position that cannot occur under the rules, or `None`
 /// when it can.
-pub fn inconsistency<E: Engine>(
+pub fn inconsistency<G: RaceGame>(
     text: &str,
-    variant: &E::Variant,
-    position: &E::Position,
+    variant: &G::Variant,
+    position: &G::Position,
 ) -> Option<Refused> {
-    let (why, problem) = E::inconsistency(variant, position)?;
+    let problem = G::check(variant, position).err()?;
     Some(
         Refused::new(
             "--position",
             "inconsistent",
             format!("{text:?} cannot occur under {variant}: {problem}"),
         )
-        .why(why)
+        .why(problem.code)
         .detail("text", text),
     )
 }
@@ -241,9 +213,9 @@ pub fn inconsistency<E: Engine>(
 /// # Errors
 ///
 /// `roll` when the dice cannot make it.
-pub fn check_roll<E: Engine>(variant: &E::Variant, roll: u8) -> Result<u8, Refused> {
-    let low = E::ROLL_MIN;
-    let high = E::max_roll(variant);
+pub fn check_roll<G: RaceGame>(variant: &G::Variant, roll: u8) -> Result<u8, Refused> {
+    let low = G::ROLL_MIN;
+    let high = G::max_roll(variant);
     if (low..=high).contains(&roll) {
         Ok(roll)
     } else {
@@ -257,65 +229,56 @@ pub fn check_roll<E: Engine>(variant: &E::Variant, roll: u8) -> Result<u8, Refus
 }
 
 /// `race moves`: the legal moves in engine order, as JSON or a list.
-pub fn moves<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
+pub fn moves<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
     roll: u8,
     json_out: bool,
 ) -> String {
-    let infos = E::move_infos(variant, position, roll);
+    let legal = G::legal_moves(variant, position, roll);
     if json_out {
-        let moves: Vec<Value> = infos.iter().map(E::move_json).collect();
+        let moves: Vec<&G::MoveView> = legal.iter().map(|m| &m.view).collect();
         return format!("{}\n", json!({ "ok": true, "moves": moves }));
     }
-    if infos.is_empty() {
+    if legal.is_empty() {
         return format!(
             "{} has no move on a roll of {roll}: the turn is lost.\n",
-            E::side(position)
+            G::side(position)
         );
     }
-    infos
+    legal
         .iter()
         .enumerate()
-        .map(|(i, info)| format!("{:>2}. {}\n", i + 1, E::move_label(info)))
+        .map(|(i, m)| format!("{:>2}. {}\n", i + 1, m.label()))
         .collect()
 }
 
 /// `race position`'s JSON fields for a position.
-pub fn position_fields<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
+pub fn position_fields<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
 ) -> Map<String, Value> {
-    let mut map = Map::new();
-    map.insert("position".to_owned(), json!(E::position_text(position)));
-    map.insert("key".to_owned(), json!(E::key_text(position, variant)));
-    map.insert("side".to_owned(), json!(E::side(position).as_str()));
-    map.insert(
-        "consistent".to_owned(),
-        json!(E::is_consistent(variant, position)),
-    );
-    map
+    match serde_json::to_value(PositionView::of::<G>(variant, position)) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
 }
 
 /// `race position`: the position checked, as JSON or drawn.
-pub fn position<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
+pub fn position<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
     json_out: bool,
     style: &Style,
 ) -> String {
     if json_out {
-        let mut map = Map::new();
-        map.insert("ok".to_owned(), Value::Bool(true));
-        map.extend(position_fields::<E>(variant, position));
-        return format!("{}\n", Value::Object(map));
+        return format!("{}\n", with_ok(&PositionView::of::<G>(variant, position)));
     }
     format!(
-        "{}position {}\nkey {}, {} to move, consistent under {variant}\n",
-        render::board_text::<E>(variant, position, &[], style),
-        E::position_text(position),
-        E::key_text(position, variant),
-        E::side(position),
+        "{}position {position}\nkey {}, {} to move, consistent under {variant}\n",
+        render::board_text::<G>(variant, position, &[], style),
+        G::key_text(variant, position),
+        G::side(position),
     )
 }
 
@@ -336,16 +299,16 @@ pub fn numbered(from: u64, count: u64) -> Result<impl Iterator<Item = u64>, u64>
 }
 
 /// `race throws`: the faces and rolls of the throws numbered `numbers`.
-pub fn throws<E: Engine>(
-    variant: &E::Variant,
+pub fn throws<G: RaceGame>(
+    variant: &G::Variant,
     seed: &Seed,
     numbers: impl Iterator<Item = u64>,
     json_out: bool,
 ) -> String {
-    let dice = E::dice(variant);
+    let dice = G::dice(variant);
     let rows = numbers.map(|n| {
         let faces = Faces::thrown(seed, n, dice);
-        (n, faces, E::roll(variant, faces))
+        (n, faces, G::roll(variant, faces))
     });
     if json_out {
         let throws: Vec<Value> = rows
@@ -359,9 +322,9 @@ pub fn throws<E: Engine>(
 
 /// `race perft`: the leaves of the game tree `depth` plies deep, walked in
 /// parts so that `progress(done, parts)` can be called after each.
-pub fn perft_count<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
+pub fn perft_count<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
     depth: u32,
     mut progress: impl FnMut(usize, usize),
 ) -> u64 {
@@ -375,7 +338,7 @@ pub fn perft_count<E: Engine>(
                 let next = if d == 0 {
                     Vec::new()
                 } else {
-                    dice_core::successors::<E>(variant, &p)
+                    dice_core::successors::<G>(variant, &p)
                 };
                 if next.is_empty() {
                     vec![(p, 0)]
@@ -388,7 +351,7 @@ pub fn perft_count<E: Engine>(
     let total = parts.len();
     let mut leaves = 0;
     for (i, (p, d)) in parts.iter().enumerate() {
-        leaves += dice_core::walk::<E>(variant, p, *d);
+        leaves += dice_core::walk::<G>(variant, p, *d);
         progress(i + 1, total);
     }
     leaves

@@ -1,15 +1,15 @@
-//! Drawing shared by both games: pieces, dice and sticks, the side lines,
-//! the marks of each side's last turn, and a board laid out by its game.
-//! A game supplies only its geometry (an [`Engine::board`] of rows and
-//! cells) and what its moves touch ([`Engine::traces`]); everything else is
-//! drawn here, once, as text (with ANSI colour when the style has it) or as
-//! the lines of the terminal screen.
+//! Drawing for every game: pieces, dice and sticks, the side lines, the
+//! marks of each side's last turn, routes, and a board laid out from the
+//! game's board data (`race_games::Board`: its squares on a grid, their
+//! kinds, the pieces, hands and homes) and the squares its plies touched
+//! (`RaceGame::marks`). Everything is drawn here, once, as text (with ANSI
+//! colour when the style has it) or as the lines of the terminal screen.
 
 use dice_core::{Faces, LogEntry, Side};
+use race_games::{DiceKind, Direction, Mark, MarkKind, RaceGame, SquareKind};
 use ratatui::style::{Color, Modifier, Style as Look};
 use ratatui::text::{Line, Span};
 
-use crate::engine::Engine;
 use crate::style::{Paint, Style};
 
 /// A glyph in Unicode and in plain ASCII.
@@ -45,7 +45,43 @@ pub struct DiceLook {
     pub blank: Glyph,
 }
 
-/// A board as its game lays it out: rows of cells from the top, and each
+/// How a game's dice look.
+pub const fn dice_look<G: RaceGame>() -> DiceLook {
+    let (counts, blank) = match G::WORDS.dice_kind {
+        DiceKind::Pyramids => (Glyph::new("▲", "#"), Glyph::new("△", ".")),
+        DiceKind::Sticks => (Glyph::new("▮", "#"), Glyph::new("▯", ".")),
+    };
+    DiceLook {
+        word: G::WORDS.dice,
+        counts,
+        blank,
+    }
+}
+
+/// An empty square's glyph, by its kind.
+const fn glyph(kind: SquareKind) -> Glyph {
+    match kind {
+        SquareKind::Rosette => Glyph::new("✿", "*"),
+        SquareKind::Rebirth => Glyph::new("☥", "@"),
+        SquareKind::Happiness => Glyph::new("☆", "!"),
+        SquareKind::Water => Glyph::new("≈", "~"),
+        SquareKind::ThreeTruths => Glyph::new("Ⅲ", "3"),
+        SquareKind::ReAtoum => Glyph::new("Ⅱ", "2"),
+        SquareKind::Horus => Glyph::new("Ⅰ", "1"),
+        _ => Glyph::new("·", "."),
+    }
+}
+
+/// The note beside a row that a shared track runs along.
+const fn arrow(direction: Direction) -> Glyph {
+    match direction {
+        Direction::Right => Glyph::new("→", ">"),
+        Direction::Left => Glyph::new("←", "<"),
+        Direction::Off => Glyph::new("→ off", "> off"),
+    }
+}
+
+/// A board laid out for drawing: rows of cells from the top, and each
 /// side's line (how many pieces wait and how many are home).
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -92,9 +128,9 @@ pub enum Cell {
     Label(String),
     /// No square here: as wide as a square.
     Gap,
-    /// A square: its number in the game's own numbering (what
-    /// [`Engine::traces`] names), the piece on it, and the glyph of the
-    /// square when empty.
+    /// A square: its number in the game's own numbering (what a
+    /// [`Mark`] names), the piece on it, and the glyph of the square when
+    /// empty.
     Square {
         /// The square's number.
         at: u8,
@@ -124,25 +160,80 @@ pub struct Part {
     pub pieces: bool,
 }
 
-/// What a move did to one square, for the marks of the last turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Trace {
-    /// The square, in the game's numbering (as [`Cell::Square`]'s `at`).
-    pub at: u8,
-    /// Whose piece it concerns.
-    pub side: Side,
-    /// Left or landed.
-    pub kind: TraceKind,
-}
-
-/// Whether a piece left a square or landed on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TraceKind {
-    /// The piece left the square; marked `(·)` while the square is empty.
-    Left,
-    /// A piece landed on the square; marked `[●]` while that side's piece
-    /// is still there.
-    Landed,
+impl Board {
+    /// The board of `board` data laid out: file letters above the rows
+    /// and each row's name before it when squares are named by file and
+    /// row, else each square's number above it; each side's line beside
+    /// its near row, or below; the way a shared track runs beside its rows.
+    pub fn of<G: RaceGame>(board: &race_games::Board) -> Board {
+        let mut rows = Vec::new();
+        if !board.files.is_empty() {
+            rows.push(Row::label(format!("     {}", board.files.join("  "))));
+        }
+        for (y, row) in (0u8..).zip(&board.rows) {
+            let squares: Vec<_> = (0..board.columns).map(|x| board.at(x, y)).collect();
+            if board.files.is_empty() {
+                let numbers: String = squares
+                    .iter()
+                    .map(|s| s.map_or_else(|| "   ".to_owned(), |s| format!("{:>2} ", s.name)))
+                    .collect();
+                rows.push(Row::label(format!("  {}", numbers.trim_end())));
+            }
+            let label = row
+                .label
+                .as_ref()
+                .map_or_else(|| "  ".to_owned(), |l| format!("  {l} "));
+            let mut cells = vec![Cell::Label(label)];
+            cells.extend(squares.iter().map(|s| match s {
+                Some(s) => Cell::Square {
+                    at: s.number,
+                    piece: board.piece(s.number),
+                    empty: glyph(s.kind),
+                },
+                None => Cell::Gap,
+            }));
+            let beside = match (row.near, row.direction) {
+                (Some(side), _) => Beside::Side(side),
+                (None, Some(direction)) => Beside::Note(arrow(direction)),
+                (None, None) => Beside::Nothing,
+            };
+            rows.push(Row { cells, beside });
+        }
+        // A game with a hand shows the pieces still to enter; one without
+        // shows those borne off.
+        let line = |side| {
+            let c = board.counts.of(side);
+            let home = |pieces| Part {
+                word: G::WORDS.home,
+                count: c.home,
+                pieces,
+            };
+            SideLine {
+                parts: match c.hand {
+                    Some(hand) => [
+                        Part {
+                            word: "hand",
+                            count: hand,
+                            pieces: true,
+                        },
+                        home(false),
+                    ],
+                    None => [
+                        Part {
+                            word: "on the board",
+                            count: c.on_board,
+                            pieces: false,
+                        },
+                        home(true),
+                    ],
+                },
+            }
+        };
+        Board {
+            rows,
+            sides: [line(Side::Light), line(Side::Dark)],
+        }
+    }
 }
 
 /// A side's piece, unpainted, and its paint.
@@ -168,21 +259,18 @@ pub fn faces(faces: Faces, look: &DiceLook, style: &Style) -> String {
 
 /// A throw as the screen shows it: `dice ▲△▲△  roll 2`, with what the game
 /// says of it (`no marks: worth four`, `throws again`).
-pub fn throw<E: Engine>(
-    variant: &E::Variant,
+pub fn throw<G: RaceGame>(
+    variant: &G::Variant,
     thrown: Option<Faces>,
     roll: u8,
     style: &Style,
 ) -> String {
+    let look = dice_look::<G>();
     let mut text = match thrown {
-        Some(f) => format!(
-            "{} {}  roll {roll}",
-            E::DICE.word,
-            faces(f, &E::DICE, style)
-        ),
+        Some(f) => format!("{} {}  roll {roll}", look.word, faces(f, &look, style)),
         None => format!("roll {roll}"),
     };
-    let notes = E::throw_notes(variant, thrown, roll);
+    let notes = G::throw_notes(variant, thrown, roll);
     if !notes.is_empty() {
         text.push_str(&format!(" ({})", notes.join("; ")));
     }
@@ -190,14 +278,20 @@ pub fn throw<E: Engine>(
 }
 
 /// What the faces mean, in a few words: `▲ counts`.
-pub fn dice_key<E: Engine>(style: &Style) -> String {
-    format!("{} counts", E::DICE.counts.pick(style))
+pub fn dice_key<G: RaceGame>(style: &Style) -> String {
+    format!("{} counts", dice_look::<G>().counts.pick(style))
+}
+
+/// A ply in words, its throw drawn as the game's dice.
+pub fn narrate<G: RaceGame>(variant: &G::Variant, entry: &LogEntry<G>, style: &Style) -> String {
+    let look = dice_look::<G>();
+    G::narrate(variant, entry, &|f| faces(f, &look, style))
 }
 
 /// The plies of each side's last turn (a turn being a side's plies in a
 /// row: several after a rosette or a throw-again), in the log's order.
-pub fn last_turns<E: Engine>(log: &[LogEntry<E>]) -> Vec<LogEntry<E>> {
-    let mut out: Vec<LogEntry<E>> = Vec::new();
+pub fn last_turns<G: RaceGame>(log: &[LogEntry<G>]) -> Vec<LogEntry<G>> {
+    let mut out: Vec<LogEntry<G>> = Vec::new();
     for side in Side::ALL {
         let Some(end) = log.iter().rposition(|e| e.side == side) else {
             continue;
@@ -225,7 +319,7 @@ pub enum Fit {
 type Run = (String, Option<Paint>);
 
 /// The board's lines as runs of painted text, the last turns' marks on it.
-fn lay_out(board: &Board, traces: &[Trace], fit: Fit, style: &Style) -> Vec<Vec<Run>> {
+fn lay_out(board: &Board, marks: &[Mark], fit: Fit, style: &Style) -> Vec<Vec<Run>> {
     let mut lines = Vec::new();
     let mut below: Vec<Side> = Vec::new();
     for row in &board.rows {
@@ -236,14 +330,14 @@ fn lay_out(board: &Board, traces: &[Trace], fit: Fit, style: &Style) -> Vec<Vec<
                 Cell::Gap => line.push(("   ".to_owned(), None)),
                 Cell::Square { at, piece, empty } => {
                     let landed = piece.is_some_and(|side| {
-                        traces
-                            .iter()
-                            .any(|t| t.at == *at && t.side == side && t.kind == TraceKind::Landed)
+                        marks.iter().any(|m| {
+                            m.number == *at && m.side == side && m.kind == MarkKind::Landed
+                        })
                     });
                     let left = piece.is_none()
-                        && traces
+                        && marks
                             .iter()
-                            .any(|t| t.at == *at && t.kind == TraceKind::Left);
+                            .any(|m| m.number == *at && m.kind == MarkKind::Left);
                     let (l, r) = match (landed, left) {
                         (true, _) => ("[", "]"),
                         (_, true) => ("(", ")"),
@@ -321,25 +415,30 @@ fn trim_end(line: &mut Vec<Run>) {
 }
 
 /// The marks of the plies given (each side's last turn).
-fn traces<E: Engine>(last: &[LogEntry<E>]) -> Vec<Trace> {
-    last.iter().flat_map(|e| E::traces(e)).collect()
+fn marks<G: RaceGame>(last: &[LogEntry<G>]) -> Vec<Mark> {
+    last.iter().flat_map(|e| G::marks(e)).collect()
+}
+
+/// The board of a position laid out.
+fn laid<G: RaceGame>(variant: &G::Variant, position: &G::Position) -> Board {
+    Board::of::<G>(&G::board(variant, position))
 }
 
 /// The board as text, each side's last turn marked, and a line naming
 /// those plies (`last: light 1: h2-h1, dark 2: h3-home`).
-pub fn board_text<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
-    log: &[LogEntry<E>],
+pub fn board_text<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
+    log: &[LogEntry<G>],
     style: &Style,
 ) -> String {
     let last = last_turns(log);
-    let board = E::board(variant, position);
-    let mut out = runs_text(&lay_out(&board, &traces(&last), Fit::Wide, style), style);
+    let board = laid::<G>(variant, position);
+    let mut out = runs_text(&lay_out(&board, &marks(&last), Fit::Wide, style), style);
     let played: Vec<String> = last
         .iter()
         .filter(|e| e.mv.is_some())
-        .map(|e| format!("{} {}", e.side, E::entry_label(e)))
+        .map(|e| format!("{} {}", e.side, G::entry_label(e)))
         .collect();
     if !played.is_empty() {
         out.push_str(&format!("  last: {}\n", played.join(", ")));
@@ -348,9 +447,52 @@ pub fn board_text<E: Engine>(
 }
 
 /// The rows of a board without its side lines, unmarked (for a route).
-pub fn grid_text(board: &Board, style: &Style) -> String {
+fn grid_text(board: &Board, style: &Style) -> String {
     let lines = lay_out(board, &[], Fit::Wide, style);
     runs_text(&lines[..board.rows.len().min(lines.len())], style)
+}
+
+/// A side's route, drawn under its heading: each square's step on the
+/// board's grid (a track both sides share: the board itself, with its
+/// named squares and the rules).
+pub fn route<G: RaceGame>(variant: &G::Variant, side: Side, style: &Style) -> String {
+    let mut board = G::board(variant, &G::start(variant, side));
+    let mut out = format!("{}\n", G::route_heading(variant, side));
+    if board.is_shared_track() {
+        board.pieces.clear();
+        out.push_str(&grid_text(&Board::of::<G>(&board), style));
+        let legend: Vec<String> = board
+            .squares
+            .iter()
+            .filter_map(|s| {
+                let name = s.kind.name()?;
+                Some(format!("{} {} {name}", glyph(s.kind).pick(style), s.name))
+            })
+            .collect();
+        out.push_str(&format!("  {}\n", legend.join("  ")));
+        out.push_str(&format!("  rules: {variant}\n"));
+        return out;
+    }
+    out.push_str(&format!("     {}\n", board.files.join("  ")));
+    for (y, row) in (0u8..).zip(&board.rows) {
+        out.push_str(&format!("  {} ", row.label.as_deref().unwrap_or_default()));
+        for x in 0..board.columns {
+            let Some(square) = board.at(x, y) else {
+                out.push_str("   ");
+                continue;
+            };
+            match board.steps_of(side, &square.name).first() {
+                Some(s) if square.kind == SquareKind::Rosette => {
+                    out.push_str(&format!("{s:>2}{}", style.pick("✿", "*")));
+                }
+                Some(s) => out.push_str(&format!("{s:>2} ")),
+                None => out.push_str(" - "),
+            }
+        }
+        out = out.trim_end().to_owned();
+        out.push('\n');
+    }
+    out
 }
 
 fn runs_text(lines: &[Vec<Run>], style: &Style) -> String {
@@ -369,15 +511,15 @@ fn runs_text(lines: &[Vec<Run>], style: &Style) -> String {
 
 /// The board as the screen's lines, each side's last turn marked, laid out
 /// to fit the width: `None` when even the narrow drawing does not fit.
-pub fn board_lines<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
-    log: &[LogEntry<E>],
+pub fn board_lines<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
+    log: &[LogEntry<G>],
     style: &Style,
     width: u16,
 ) -> Option<Vec<Line<'static>>> {
-    let board = E::board(variant, position);
-    let marks = traces(&last_turns(log));
+    let board = laid::<G>(variant, position);
+    let marks = marks(&last_turns(log));
     [Fit::Wide, Fit::Narrow].into_iter().find_map(|fit| {
         let lines = lay_out(&board, &marks, fit, style);
         let fits = lines.iter().all(|l| runs_width(l) <= usize::from(width));
@@ -386,9 +528,8 @@ pub fn board_lines<E: Engine>(
 }
 
 /// The columns and lines the narrow drawing of a game's board takes.
-pub fn narrow_size<E: Engine>(variant: &E::Variant) -> (usize, usize) {
-    let position = E::start(variant, Side::Light);
-    let board = E::board(variant, &position);
+pub fn narrow_size<G: RaceGame>(variant: &G::Variant) -> (usize, usize) {
+    let board = laid::<G>(variant, &G::start(variant, Side::Light));
     let lines = lay_out(&board, &[], Fit::Narrow, &Style::default());
     let width = lines.iter().map(|l| runs_width(l)).max().unwrap_or(0);
     (width, lines.len())

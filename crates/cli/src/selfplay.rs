@@ -7,7 +7,8 @@ use dice_core::{Game, Seed, Side};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
-use crate::engine::Engine;
+use race_games::{Bot, RaceGame};
+
 use crate::error::{Refused, io_words};
 
 /// What one self-play game came to.
@@ -38,17 +39,17 @@ pub fn game_seed(base: &Seed, index: u64) -> Seed {
 /// # Errors
 ///
 /// A refusal when the game cannot be set up (an opening that never ends).
-pub fn play_out<E: Engine>(
-    variant: &E::Variant,
+pub fn play_out<G: RaceGame>(
+    variant: &G::Variant,
     seed: Seed,
-    light: &E::Bot,
-    dark: &E::Bot,
-) -> Result<Game<E>, Refused> {
-    let mut game = Game::<E>::seeded(seed, variant.clone())
+    light: &Bot<G>,
+    dark: &Bot<G>,
+) -> Result<Game<G>, Refused> {
+    let mut game = Game::<G>::seeded(seed, variant.clone())
         .map_err(|e| Refused::new("--seed", e.code(), e.to_string()))?;
     while let Some(side) = game.side() {
         let bot = if side == Side::Light { light } else { dark };
-        let Some(mv) = E::choose(bot, &game) else {
+        let Some(mv) = bot.choose(&game) else {
             break;
         };
         if game.play(mv).is_err() {
@@ -59,7 +60,7 @@ pub fn play_out<E: Engine>(
 }
 
 /// The statistics of one finished game.
-pub fn stats<E: Engine>(game: &Game<E>) -> GameStats {
+pub fn stats<G: RaceGame>(game: &Game<G>) -> GameStats {
     let log = game.log();
     GameStats {
         winner: game.result().and_then(|o| o.winner),
@@ -68,7 +69,7 @@ pub fn stats<E: Engine>(game: &Game<E>) -> GameStats {
         lost_turns: log.iter().filter(|e| e.mv.is_none()).count() as u32,
         captures: log
             .iter()
-            .filter(|e| e.mv.is_some() && E::is_capture(&e.flags))
+            .filter(|e| e.mv.is_some() && G::is_capture(&e.flags))
             .count() as u32,
     }
 }
@@ -100,15 +101,15 @@ fn percentile(sorted: &[u32], p: f64) -> u32 {
 }
 
 /// The options of a self-play run.
-pub struct Run<'a, E: Engine> {
+pub struct Run<'a, G: RaceGame> {
     /// The rule set.
-    pub variant: E::Variant,
+    pub variant: G::Variant,
     /// How many games.
     pub games: u64,
     /// The bot playing light.
-    pub light: E::Bot,
+    pub light: Bot<G>,
     /// The bot playing dark.
-    pub dark: E::Bot,
+    pub dark: Bot<G>,
     /// The seed every game's seed is made from.
     pub seed: Seed,
     /// Where to write every record, if anywhere.
@@ -129,7 +130,7 @@ fn record_name(cmd: &str, i: u64, width: usize) -> String {
 ///
 /// `file` for a folder that cannot be made or written in, `exists` for a
 /// record that is there already.
-pub fn claim_records<E: Engine>(
+pub fn claim_records<G: RaceGame>(
     dir: &Path,
     games: u64,
     force: bool,
@@ -155,7 +156,7 @@ pub fn claim_records<E: Engine>(
         .filter_map(|entry| entry.file_name().into_string().ok())
         .filter(|name| {
             let number = name
-                .strip_prefix(E::CMD)
+                .strip_prefix(G::KIND.as_str())
                 .and_then(|rest| rest.strip_prefix('-'))
                 .and_then(|rest| rest.strip_suffix(".txt"))
                 .filter(|digits| digits.len() == width)
@@ -192,7 +193,7 @@ fn width(games: u64) -> usize {
 /// # Errors
 ///
 /// A refusal when a record cannot be written.
-pub fn run<E: Engine>(run: &Run<'_, E>) -> Result<Value, Refused> {
+pub fn run<G: RaceGame>(run: &Run<'_, G>) -> Result<Value, Refused> {
     let bar = if std::io::stderr().is_terminal() && run.games > 1 {
         let bar = ProgressBar::with_draw_target(Some(run.games), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -207,9 +208,9 @@ pub fn run<E: Engine>(run: &Run<'_, E>) -> Result<Value, Refused> {
     let mut all = Vec::new();
     let width = width(run.games);
     for i in 0..run.games {
-        let game = play_out::<E>(&run.variant, game_seed(&run.seed, i), &run.light, &run.dark)?;
+        let game = play_out::<G>(&run.variant, game_seed(&run.seed, i), &run.light, &run.dark)?;
         if let Some(dir) = run.records {
-            let path = dir.join(record_name(E::CMD, i + 1, width));
+            let path = dir.join(record_name(G::KIND.as_str(), i + 1, width));
             std::fs::write(&path, game.to_record().to_string()).map_err(|e| {
                 Refused::new(
                     path.display().to_string(),
@@ -222,10 +223,10 @@ pub fn run<E: Engine>(run: &Run<'_, E>) -> Result<Value, Refused> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(summary::<E>(run, &all))
+    Ok(summary::<G>(run, &all))
 }
 
-fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
+fn summary<G: RaceGame>(run: &Run<'_, G>, all: &[GameStats]) -> Value {
     let n = all.len() as u64;
     let wins = |side| all.iter().filter(|g| g.winner == Some(side)).count() as u64;
     let draws = all.iter().filter(|g| g.winner.is_none()).count() as u64;
@@ -240,11 +241,11 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
             round4(t as f64 / n as f64)
         }
     };
-    let side = |side: Side, bot: &E::Bot| {
+    let side = |side: Side, bot: &Bot<G>| {
         let w = wins(side);
         let (lo, hi) = wilson(w, n);
         json!({
-            "level": level_json(&E::bot_name(bot)),
+            "level": level_json(&bot.level().to_string()),
             "wins": w,
             "share": if n == 0 { 0.0 } else { round4(w as f64 / n as f64) },
             "ci95": [round4(lo), round4(hi)],
@@ -268,7 +269,7 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
     let caps = total(|g| g.captures);
     json!({
         "ok": true,
-        "game": E::GAME,
+        "game": G::GAME,
         "rules": run.variant.to_string(),
         // The seed as it was given, text (`--seed` takes text only).
         "seed": String::from_utf8_lossy(run.seed.as_bytes()),
@@ -287,7 +288,7 @@ fn summary<E: Engine>(run: &Run<'_, E>, all: &[GameStats]) -> Value {
             "max": max,
         },
         "lost_turns": {"total": lost, "per_game": per_game(lost)},
-        E::CAPTURE_WORD: {"total": caps, "per_game": per_game(caps)},
+        G::WORDS.capture: {"total": caps, "per_game": per_game(caps)},
         "histogram": histogram,
     })
 }

@@ -15,19 +15,36 @@ use crate::error::{Failure, Outcome, Refused};
 /// standard error, and stops cleanly on SIGINT or SIGTERM.
 pub fn serve_cmd(a: &ServeArgs) -> Outcome {
     race_server::log_to_stderr();
+    if !(a.stall.is_finite() && a.stall >= 0.1 && a.stall <= 3600.0) {
+        return Err(Failure::usage(
+            "--stall",
+            "give a number of seconds from 0.1 to 3600",
+        ));
+    }
+    if !(a.waiting_expiry.is_finite() && a.waiting_expiry >= 0.0 && a.waiting_expiry <= 1e9) {
+        return Err(Failure::usage(
+            "--waiting-expiry",
+            "give a number of seconds from 0 (for ever) to 1000000000",
+        ));
+    }
     let config = Config {
-        addr: a.addr,
-        data: a.data.clone(),
         tables: a.table.clone(),
         bot_pace: Duration::from_millis(a.bot_pace),
         create_limit: a.create_limit,
+        connections: a.max_connections,
+        connections_per_address: a.max_connections_per_address,
+        streams: a.max_streams,
+        streams_per_address: a.max_streams_per_address,
+        stall: Duration::from_secs_f64(a.stall),
+        waiting_expiry: Duration::from_secs_f64(a.waiting_expiry),
+        ..Config::new(a.addr, a.data.clone())
     };
     let mut announced = Ok(());
     let started = std::time::Instant::now();
     let served = race_server::serve_until_signal(&config, |addr, games| {
         announced = emit(&format!("listening on http://{addr}/\n"));
         eprintln!(
-            "race serve: {games} unfinished games loaded from {} and ready in {:.2} s",
+            "race serve: {games} unfinished games in {} (each loaded when first asked for); ready in {:.2} s",
             config.data.display(),
             started.elapsed().as_secs_f64()
         );

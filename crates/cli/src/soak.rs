@@ -32,65 +32,12 @@ use std::time::Instant;
 use dice_core::{Game, LogEntry, MoveList, PlayError, Record, Seed, Side, Xorshift};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::engine::Engine;
+use race_games::RaceGame;
+
 use crate::selfplay::game_seed;
 
 /// How many failures are printed one by one before they are only counted.
 const SHOWN_FAILURES: u64 = 20;
-
-/// What a game needs for the soak beyond [`Engine`]: a way to name an
-/// arbitrary, probably illegal, move. Everything else the soak checks is
-/// generic: the position through the game's own whole-position checker
-/// ([`Engine::inconsistency`], its `Position::check`), its text through
-/// [`Engine::parse_position`].
-pub trait Soak: Engine {
-    /// Some well-formed move made from random bits (`None` only when the
-    /// game cannot make one, which neither game does).
-    fn any_move(bits: u64) -> Option<Self::Move>;
-}
-
-impl Soak for royal_ur::Ur {
-    fn any_move(bits: u64) -> Option<royal_ur::Move> {
-        use royal_ur::{BoardShape, Move, Place, Square};
-        // The standard board's twenty squares, the hand, home, and the
-        // aseb board's i2..l2 (the squares the standard board lacks).
-        let place = |b: u64| match b % 26 {
-            20 => Place::Hand,
-            21 => Place::Home,
-            c @ 22.. => BoardShape::Aseb
-                .at(c as u8 - 14, 2)
-                .map_or(Place::Hand, Place::Square),
-            c => Square::from_cell(c as usize).map_or(Place::Hand, Place::Square),
-        };
-        // A move from home or to the hand is not a move at all; it becomes
-        // hand-home, which no roll allows and the rules then judge.
-        match (place(bits), place(bits >> 8)) {
-            (Place::Home, _) | (_, Place::Hand) => Move::new(Place::Hand, Place::Home),
-            (from, to) => Move::new(from, to),
-        }
-        .ok()
-    }
-}
-
-impl Soak for ::senet::Senet {
-    fn any_move(bits: u64) -> Option<::senet::Move> {
-        use ::senet::{House, Move, Place};
-        let from = House::new((bits % 30) as u8 + 1)?;
-        let to = match (bits >> 8) % 31 {
-            30 => Place::Off,
-            h => Place::House(House::new(h as u8 + 1)?),
-        };
-        // A move to its own house is not a move at all; it becomes one no
-        // roll allows either: off from 1..25 (never the roll's place), or
-        // one house back from 26..30 (where nothing moves backward).
-        let to = match to.house() {
-            Some(h) if h == from && h < House::HAPPINESS => Place::Off,
-            Some(h) if h == from => Place::House(House::new(h.number() - 1)?),
-            _ => to,
-        };
-        Move::new(from, to).ok()
-    }
-}
 
 /// The totals of a soak run under one rule set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -131,17 +78,17 @@ pub struct Failure {
 /// # Errors
 ///
 /// The first invariant that failed, with its ply.
-pub fn soak_game<E: Soak>(
-    variant: &E::Variant,
+pub fn soak_game<G: RaceGame>(
+    variant: &G::Variant,
     seed: &Seed,
     totals: &mut Totals,
 ) -> Result<(), (u32, String)> {
     let mut rng = Xorshift::from_bytes(seed.as_bytes());
-    let mut game = Game::<E>::seeded(seed.clone(), variant.clone())
+    let mut game = Game::<G>::seeded(seed.clone(), variant.clone())
         .map_err(|e| (0, format!("the game does not start: {e}")))?;
-    let fail = |game: &Game<E>, what: String| (game.ply(), what);
+    let fail = |game: &Game<G>, what: String| (game.ply(), what);
     let mut before_pos = *game.position();
-    check_step::<E>(&game, &before_pos).map_err(|w| fail(&game, w))?;
+    check_step::<G>(&game, &before_pos).map_err(|w| fail(&game, w))?;
     while !game.is_over() {
         let legal = game.legal();
         if legal.is_empty() || game.roll().is_none() {
@@ -154,7 +101,7 @@ pub fn soak_game<E: Soak>(
         // sees of the game (`Glance`), which is cheap.
         let full = rng.next_u64() & 7 == 0;
         let before = if full {
-            let wrong = E::any_move(rng.next_u64());
+            let wrong = G::any_move(rng.next_u64());
             let kept = game.clone();
             if let Some(wrong) = wrong.filter(|mv| !game.legal().contains(mv)) {
                 match game.play(wrong) {
@@ -194,18 +141,18 @@ pub fn soak_game<E: Soak>(
             return Err((ply, format!("playing {mv} again after undo differs")));
         }
         totals.undo_checks += 1;
-        check_step::<E>(&game, &before_pos).map_err(|w| fail(&game, w))?;
+        check_step::<G>(&game, &before_pos).map_err(|w| fail(&game, w))?;
         before_pos = *game.position();
     }
     if !game.legal().is_empty()
-        || !E::any_move(0).is_some_and(|mv| matches!(game.play(mv), Err(PlayError::GameOver)))
+        || !G::any_move(0).is_some_and(|mv| matches!(game.play(mv), Err(PlayError::GameOver)))
     {
         return Err(fail(&game, "a finished game still takes moves".to_owned()));
     }
 
     let record = game.to_record();
     let text = record.to_string();
-    let parsed = Record::<E>::parse(&text)
+    let parsed = Record::<G>::parse(&text)
         .map_err(|e| fail(&game, format!("the record does not parse: {e}")))?;
     if parsed != record {
         return Err(fail(
@@ -213,7 +160,7 @@ pub fn soak_game<E: Soak>(
             "the record parses back as another record".to_owned(),
         ));
     }
-    let again = Game::<E>::replay(&parsed, None)
+    let again = Game::<G>::replay(&parsed, None)
         .map_err(|e| fail(&game, format!("the record does not replay: {e}")))?;
     if again != game {
         return Err(fail(&game, "the replayed game differs".to_owned()));
@@ -232,26 +179,26 @@ pub fn soak_game<E: Soak>(
     totals.lost_turns += log.iter().filter(|e| e.mv.is_none()).count() as u64;
     totals.captures += log
         .iter()
-        .filter(|e| e.mv.is_some() && E::is_capture(&e.flags))
+        .filter(|e| e.mv.is_some() && G::is_capture(&e.flags))
         .count() as u64;
     Ok(())
 }
 
 /// What a caller sees of a game at a glance: compared around every undo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Glance<E: Soak> {
-    position: E::Position,
+struct Glance<G: RaceGame> {
+    position: G::Position,
     ply: u32,
     throws: u64,
     roll: Option<u8>,
     faces: Option<dice_core::Faces>,
-    legal: MoveList<E::Move>,
+    legal: MoveList<G::Move>,
     log_len: usize,
-    last: Option<LogEntry<E>>,
+    last: Option<LogEntry<G>>,
 }
 
-impl<E: Soak> Glance<E> {
-    fn of(game: &Game<E>) -> Glance<E> {
+impl<G: RaceGame> Glance<G> {
+    fn of(game: &Game<G>) -> Glance<G> {
         let mut legal = MoveList::new();
         for &mv in game.legal() {
             legal.push(mv);
@@ -270,7 +217,7 @@ impl<E: Soak> Glance<E> {
 }
 
 /// The checks made after every step.
-fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), String> {
+fn check_step<G: RaceGame>(game: &Game<G>, before: &G::Position) -> Result<(), String> {
     if game.log().len() != game.ply() as usize {
         return Err(format!(
             "the log has {} entries for {} plies",
@@ -278,7 +225,7 @@ fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), Strin
             game.ply()
         ));
     }
-    check_position::<E>(game.variant(), game.position(), before)
+    check_position::<G>(game.variant(), game.position(), before)
 }
 
 /// Checks a position reached in play, `before` being the one before the
@@ -288,21 +235,21 @@ fn check_step<E: Soak>(game: &Game<E>, before: &E::Position) -> Result<(), Strin
 /// # Errors
 ///
 /// What is wrong, in words.
-pub fn check_position<E: Engine>(
-    variant: &E::Variant,
-    position: &E::Position,
-    before: &E::Position,
+pub fn check_position<G: RaceGame>(
+    variant: &G::Variant,
+    position: &G::Position,
+    before: &G::Position,
 ) -> Result<(), String> {
-    if let Some((code, why)) = E::inconsistency(variant, position) {
-        return Err(format!("the position cannot occur ({code}): {why}"));
+    if let Err(why) = G::check(variant, position) {
+        return Err(format!("the position cannot occur ({}): {why}", why.code));
     }
     for side in Side::ALL {
-        if E::home(variant, position, side) < E::home(variant, before, side) {
+        if G::home(variant, position, side) < G::home(variant, before, side) {
             return Err(format!("{side}'s home shrank"));
         }
     }
-    let text = E::position_text(position);
-    match E::parse_position(&text, variant, "soak") {
+    let text = position.to_string();
+    match crate::engine::parse_position::<G>(&text, variant, "soak") {
         Ok(back) if back == *position => Ok(()),
         Ok(_) => Err(format!("{text:?} reads back as another position")),
         Err(e) => Err(format!("{text:?} does not read back: {e}")),
@@ -310,8 +257,8 @@ pub fn check_position<E: Engine>(
 }
 
 /// Runs `games` soak games under one rule set, from game index `from`.
-pub fn run<E: Soak>(
-    variant: &E::Variant,
+pub fn run<G: RaceGame>(
+    variant: &G::Variant,
     base: &Seed,
     from: u64,
     games: u64,
@@ -332,7 +279,7 @@ pub fn run<E: Soak>(
     // The command refuses a run past the last index; nothing wraps here.
     for index in (0..games).map_while(|i| from.checked_add(i)) {
         let seed = game_seed(base, index);
-        if let Err((ply, what)) = soak_game::<E>(variant, &seed, &mut totals) {
+        if let Err((ply, what)) = soak_game::<G>(variant, &seed, &mut totals) {
             totals.failures += 1;
             report(&Failure {
                 index,
@@ -383,18 +330,23 @@ pub fn line(label: &str, t: &Totals, seconds: f64) -> String {
 
 /// Runs the soak for every rule set and writes the totals; failures go to
 /// stderr as they happen (the first [`SHOWN_FAILURES`] of each rule set).
-pub fn soak<E: Soak>(variants: &[E::Variant], base: &Seed, from: u64, games: u64) -> (String, u64) {
+pub fn soak<G: RaceGame>(
+    variants: &[G::Variant],
+    base: &Seed,
+    from: u64,
+    games: u64,
+) -> (String, u64) {
     let mut out = String::new();
     let mut all = Totals::default();
     let started = Instant::now();
     for variant in variants {
         let clock = Instant::now();
         let mut shown = 0;
-        let t = run::<E>(variant, base, from, games, |f| {
+        let t = run::<G>(variant, base, from, games, |f| {
             if shown < SHOWN_FAILURES {
                 eprintln!(
                     "race: soak {} {variant}: game {} (seed {}), ply {}: {}",
-                    E::CMD,
+                    G::KIND,
                     f.index,
                     f.seed,
                     f.ply,
@@ -403,7 +355,7 @@ pub fn soak<E: Soak>(variants: &[E::Variant], base: &Seed, from: u64, games: u64
             }
             shown += 1;
         });
-        let label = format!("{} {variant}", E::CMD);
+        let label = format!("{} {variant}", G::KIND);
         out.push_str(&line(&label, &t, clock.elapsed().as_secs_f64()));
         out.push('\n');
         all.games += t.games;

@@ -10,11 +10,10 @@ use royal_ur::Ur;
 use serde_json::{Map, Value, json};
 use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
 
-use crate::cli::{AnalyseArgs, GameName, SolveArgs};
-use crate::engine::parse_variant;
+use crate::cli::{AnalyseArgs, SolveArgs};
+use crate::engine::{parse_variant, table_refusal};
 use crate::error::{Outcome, Refused};
 use crate::tables::{table_destination, write_table_file};
-use crate::ur::table_refusal;
 use crate::{emit, input, query};
 
 /// The clock ticks a second of `/proc/self/stat` (USER_HZ, 100 on Linux).
@@ -161,11 +160,12 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
 /// `race analyse RECORD --table PATH`.
 pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
     let (name, text) = input::read_text(&a.file)?;
-    if crate::recognise(&text, &name)? == GameName::Senet {
+    let kind = crate::recognise(&text, &name)?;
+    if kind != race_games::Kind::Ur {
         return Err(Refused::new(
             name,
             "game",
-            "this is a senet record; only Royal Game of Ur records can be analysed",
+            format!("this is a {kind} record; only Royal Game of Ur records can be analysed"),
         )
         .into());
     }

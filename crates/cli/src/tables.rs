@@ -10,9 +10,9 @@ use ur_solve::{RguError, Solution, Table, TableError, ValueType, Written};
 
 use crate::cli::{TableAction, TableArgs, TableExportArgs, TableImportArgs, TablesArgs};
 use crate::emit;
+use crate::engine::table_refusal;
 use crate::error::{Outcome, Refused};
 use crate::output;
-use crate::ur::table_refusal;
 
 /// The folder of a data folder that holds its tables.
 fn tables_folder(data: &Path) -> PathBuf {

@@ -798,10 +798,8 @@ fn play_help_lists_commands_keys_pace_and_how_rules_are_written() {
         "right or n plays one ply",
         // The default pace.
         "400 ms between bot moves",
-        // Rule sets named and spelled out, one example each, both games.
-        "named: finkel, masters (e.g. --rules masters)",
+        // Fields spelled out, one example for each game.
         "spelled out: e.g. --rules \"route=long",
-        "named: kendall, skyruk (e.g. --rules skyruk)",
         "spelled out: e.g. --rules \"protect=ends",
         // Which side a resumed game is played from, and how to take the other.
         "You play the side --side gives, light unless told",
@@ -811,6 +809,35 @@ fn play_help_lists_commands_keys_pace_and_how_rules_are_written() {
             run.out.contains(text),
             "{text:?} missing from:\n{}",
             run.out
+        );
+    }
+}
+
+/// Every preset of the catalogue, with its line, in the help of `race
+/// play`, and its name in the help of `--rules` (a preset added to the
+/// catalogue appears there with nothing else to change).
+#[test]
+fn the_help_lists_every_preset_of_the_catalogue() {
+    use race_games::{Kind, RaceGame, for_kind};
+    fn presets<G: RaceGame>() -> Vec<(&'static str, &'static str)> {
+        G::PRESETS.iter().map(|p| (p.name, p.about)).collect()
+    }
+    let play = race(&["play", "--help"]).out;
+    let moves = race(&["moves", "--help"]).out;
+    for kind in Kind::ALL {
+        let all = for_kind!(kind, G => presets::<G>());
+        assert!(all.len() >= 2, "{kind}");
+        for (name, about) in &all {
+            let line = play.lines().find(|l| l.contains(about));
+            assert!(
+                line.is_some_and(|l| l.split_whitespace().any(|w| w == *name)),
+                "{name}: {about:?} missing from:\n{play}"
+            );
+        }
+        let names: Vec<&str> = all.iter().map(|(name, _)| *name).collect();
+        assert!(
+            moves.contains(&format!("{kind}: {}", names.join(", "))),
+            "{kind} missing from:\n{moves}"
         );
     }
 }

@@ -517,6 +517,151 @@ async fn a_senet_friend_game_through_the_invite_link() {
     friend.close().await;
 }
 
+/// A friend game made through the API, its friend's seat still open:
+/// `(id, the host's side, the invite token)`.
+fn waiting_game(server: &Server) -> (String, String, String) {
+    let made = server.post(
+        "/api/games",
+        None,
+        &json!({"game": "ur", "opponent": "friend"}),
+    );
+    assert_eq!(made.status, 201, "{}", made.text());
+    let made = made.json();
+    let invite = made["invite"]
+        .as_str()
+        .unwrap()
+        .split_once("#join=")
+        .unwrap()
+        .1;
+    (
+        made["id"].as_str().unwrap().to_owned(),
+        made["seat"].as_str().unwrap().to_owned(),
+        invite.to_owned(),
+    )
+}
+
+/// Everything this browser keeps for the pages of the server.
+async fn kept(b: &Browser) -> String {
+    b.js("return JSON.stringify(Object.entries(localStorage))")
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invite_opened_in_the_tab_of_its_game_joins_without_a_reload() {
+    let bench = Bench::start("rejoin", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, host, invite) = waiting_game(server);
+    let friend = if host == "light" { "dark" } else { "light" };
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the watcher's view",
+        "return document.getElementById('game')?.dataset.seat === 'watcher'",
+    )
+    .await;
+    b.js("window.sameDocument = true; return null").await;
+    // The link pasted into the same tab changes only the hash.
+    b.js(&format!("location.hash = '#join={invite}'; return null"))
+        .await;
+    b.wait(
+        "the friend's seat",
+        &format!("return document.getElementById('game')?.dataset.seat === '{friend}'"),
+    )
+    .await;
+    assert_eq!(
+        b.js("return window.sameDocument === true").await,
+        true,
+        "no reload"
+    );
+    assert_eq!(
+        b.js("return location.href").await,
+        format!("http://{}/g/{id}", server.addr),
+        "the invite is off the address"
+    );
+    let state = server.state(&id);
+    assert_eq!(state["status"], "playing");
+    // The browser keeps the seat's own token, not the spent invite.
+    let token = b
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
+        .await;
+    let token = token.as_str().unwrap();
+    assert_ne!(token, invite);
+    assert!(!kept(&b).await.contains(&invite), "{}", kept(&b).await);
+    // It plays with that token.
+    if state["side"] == friend {
+        click_move(&b, false).await;
+        assert_eq!(server.state(&id)["log"][0]["side"], friend);
+    }
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_whose_reply_was_lost_is_sent_again_and_gets_the_same_seat() {
+    let bench = Bench::start("lostjoin", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, host, invite) = waiting_game(server);
+    let friend = if host == "light" { "dark" } else { "light" };
+    // The browser opened the link and sent its join with a key of its own;
+    // the server took the seat, but the reply never came back.
+    let key = "the-key-this-browser-sent-first";
+    let lost = server.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        &json!({"invite": invite, "key": key}),
+    );
+    assert_eq!(lost.status, 200, "{}", lost.text());
+    let token = lost.json()["token"].as_str().unwrap().to_owned();
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.js(&format!(
+        "localStorage.setItem('race.join.{id}', JSON.stringify({{invite: '{invite}', key: '{key}'}})); return null"
+    ))
+    .await;
+    // Opened again (a reload; the link is gone from the address), the page
+    // sends the join again with the same key, and gets the seat.
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the friend's seat",
+        &format!("return document.getElementById('game')?.dataset.seat === '{friend}'"),
+    )
+    .await;
+    assert_eq!(
+        b.js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).token"
+        ))
+        .await,
+        Value::String(token)
+    );
+    assert!(!kept(&b).await.contains(&invite), "the join is settled");
+    // Another browser with the link watches, and is told why.
+    let other = driver.browser(DESKTOP).await;
+    other
+        .open(&server.addr, &format!("/g/{id}#join={invite}"))
+        .await;
+    let said = other
+        .wait(
+            "the refusal said",
+            "return document.getElementById('game')?.dataset.seat === 'watcher' \
+               && [...document.querySelectorAll('#game > .notice')].map(n => n.textContent).join(' ')",
+        )
+        .await;
+    assert!(
+        said.as_str().unwrap().contains("both seats are taken"),
+        "{said}"
+    );
+    assert_eq!(
+        other.js("return location.href").await,
+        format!("http://{}/g/{id}", server.addr)
+    );
+    other.close().await;
+    b.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_aseb_game_on_its_long_board_and_a_custom_path() {
     let bench = Bench::start("aseb", &[]).await;
@@ -711,6 +856,178 @@ async fn a_watcher_sees_every_move_and_has_no_controls() {
         .js("return document.querySelector('.help').textContent")
         .await;
     assert_eq!(help, "You are watching this game.");
+    b.close().await;
+}
+
+/// The controls the page shows (rendered and not hidden): buttons, links
+/// drawn as buttons, fields, disclosures and the board's pieces and
+/// targets, by id, else label, else text, sorted.
+async fn visible_controls(b: &Browser) -> Vec<String> {
+    let v = b
+        .js("return [...document.querySelectorAll('button, a.button, input, select, textarea, summary, \
+                 #board [tabindex], #board .movable, #board .target')] \
+               .filter(el => el.checkVisibility({checkVisibilityCSS: true}) && el.getClientRects().length) \
+               .map(el => el.id || el.getAttribute('aria-label') || el.textContent.trim()).sort()")
+        .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_control_a_viewer_cannot_use_is_visible() {
+    let bench = Bench::start("controls", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let host = driver.browser(DESKTOP).await;
+    let watcher = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &host,
+        &server.addr,
+        &[("game", "ur"), ("opponent", "friend"), ("side", "light")],
+    )
+    .await;
+    // Waiting for the friend: the invite, nothing to resign.
+    host.wait(
+        "the invite",
+        "return document.querySelector('#invite-link')",
+    )
+    .await;
+    assert_eq!(
+        visible_controls(&host).await,
+        ["Fair dice", "copy", "invite-link"]
+    );
+    watcher.open(&server.addr, &format!("/g/{id}")).await;
+    watcher
+        .wait(
+            "the watcher's view",
+            "return document.getElementById('game')?.dataset.seat === 'watcher'",
+        )
+        .await;
+    assert_eq!(visible_controls(&watcher).await, ["Fair dice"]);
+
+    // In play: the host may resign; a watcher has nothing to press.
+    assert_eq!(server.state(&id)["status"], "waiting");
+    let link = host
+        .js("return document.querySelector('#invite-link').value")
+        .await;
+    let invite = link.as_str().unwrap().split_once("#join=").unwrap().1;
+    let joined = server.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        &json!({ "invite": invite }),
+    );
+    assert_eq!(joined.status, 200, "{}", joined.text());
+    let friend = joined.json()["token"].as_str().unwrap().to_owned();
+    for b in [&host, &watcher] {
+        b.wait(
+            "the game on",
+            "return document.getElementById('game').dataset.status === 'playing'",
+        )
+        .await;
+    }
+    assert!(visible_controls(&host).await.contains(&"resign".to_owned()));
+    assert_eq!(visible_controls(&watcher).await, ["Fair dice"]);
+
+    // Over: the record, the review and a new game, and no resignation.
+    let over = server.post(
+        &format!("/api/games/{id}/resign"),
+        Some(&friend),
+        &json!({}),
+    );
+    assert_eq!(over.status, 200, "{}", over.text());
+    for b in [&host, &watcher] {
+        b.wait(
+            "the end",
+            "return document.getElementById('game').dataset.status === 'over' \
+               && !document.getElementById('end').hidden",
+        )
+        .await;
+    }
+    assert_eq!(
+        visible_controls(&host).await,
+        ["Fair dice", "download", "rematch", "review-link"]
+    );
+    assert_eq!(
+        visible_controls(&watcher).await,
+        ["Fair dice", "New game", "download", "review-link"]
+    );
+    host.close().await;
+    watcher.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refused_action_is_said() {
+    let bench = Bench::start("refused", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, _, state) = api_game(server, json!({"game": "ur", "opponent": "friend"}));
+    // A browser that holds a token the server does not know for the seat
+    // to move (a data folder restored from elsewhere, say).
+    let side = state["side"].as_str().unwrap();
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.js(&format!(
+        "localStorage.setItem('race.seat.{id}', JSON.stringify({{seat: '{side}', token: 'a-token-nobody-was-given'}})); return null"
+    ))
+    .await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    assert_eq!(next(&b).await, Next::Move);
+    let pieces = b
+        .client
+        .find_all(fantoccini::Locator::Css("#board .movable"))
+        .await
+        .unwrap();
+    let mv = pieces[0].attr("data-move").await.unwrap().unwrap();
+    pieces[0].click().await.unwrap();
+    if pieces.len() > 1 {
+        b.click(&format!("#board .target[data-move='{mv}']")).await;
+    }
+    let said = b
+        .wait(
+            "the refusal of the move",
+            "return document.getElementById('notice').textContent",
+        )
+        .await;
+    assert_eq!(
+        said,
+        "The move was refused: that token holds no seat of this game"
+    );
+    b.js("window.confirm = () => true; return null").await;
+    b.click("#resign").await;
+    b.wait(
+        "the refusal of the resignation",
+        "return document.getElementById('notice').textContent \
+           === 'The resignation was refused: that token holds no seat of this game'",
+    )
+    .await;
+    assert_eq!(server.state(&id), state, "nothing changed");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_is_shown_a_card_where_nothing_is() {
+    let bench = Bench::start("missing", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    for (path, title) in [
+        ("/g/AAAAAAAAAAAAAAAA", "No such game"),
+        ("/g/AAAAAAAAAAAAAAAA/review", "No such game"),
+        ("/no/such/page", "No such page"),
+    ] {
+        b.open(&server.addr, path).await;
+        let shown = b
+            .wait(
+                "the card",
+                "return document.querySelector('#missing h1')?.textContent",
+            )
+            .await;
+        assert_eq!(shown, title, "{path}");
+        let link = b
+            .js("return document.querySelector('#missing a').getAttribute('href')")
+            .await;
+        assert_eq!(link, "/", "{path}");
+    }
     b.close().await;
 }
 

@@ -578,15 +578,9 @@ fn no_one_acts_for_another_seat() {
     assert_eq!(server.state(&creator.id), waiting);
     let joined = server.post(&join, None, &json!({"invite": invite}));
     assert_eq!(joined.status, 200);
-    assert_eq!(joined.json()["token"], invite.as_str());
     server
         .post(&join, None, &json!({"invite": "wrong"}))
         .error(409, "seat_taken");
-    let again = server.post(&join, None, &json!({"invite": invite}));
-    assert_eq!(
-        again.status, 200,
-        "joining again with the same invite is a retry"
-    );
     let (bot_game, _, _) = create(&server, json!({"game": "ur", "level": 1}));
     server
         .post(
@@ -606,6 +600,113 @@ fn no_one_acts_for_another_seat() {
     ] {
         assert!(!log.contains(token.as_str()), "a token in the log");
     }
+}
+
+#[test]
+fn an_invite_is_spent_when_its_seat_is_taken_and_only_its_joiner_may_retry() {
+    let scratch = Scratch::new("invite");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    let join = format!("/api/games/{}/join", creator.id);
+    let key = "the-joining-browsers-own-key-1";
+    let first = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(first.status, 200, "{}", first.text());
+    let first = first.json();
+    let token = first["token"].as_str().unwrap().to_owned();
+    assert_ne!(token, invite, "the seat gets a fresh token");
+    assert!(token.len() >= 22, "at least 128 bits: {token}");
+    assert_ne!(first["seat"], creator.side.as_str());
+    let friend = Seat {
+        id: creator.id.clone(),
+        side: first["seat"].as_str().unwrap().to_owned(),
+        token: token.clone(),
+    };
+    let (light, dark) = if creator.side == "light" {
+        (&creator, &friend)
+    } else {
+        (&friend, &creator)
+    };
+    let state = server.state(&creator.id);
+    assert_eq!(state["status"], "playing");
+    // The invite is spent: it acts for no seat, and joining with it again
+    // takes nothing and shows no token.
+    let (mover, _) = by_turn(&state, light, dark);
+    let as_invite = Seat {
+        id: creator.id.clone(),
+        side: mover.side.clone(),
+        token: invite.clone(),
+    };
+    let mv = state["legal"][0].as_str().unwrap();
+    play(&server, &as_invite, &state["ply"], mv).error(403, "not_your_seat");
+    server
+        .post(
+            &format!("/api/games/{}/resign", creator.id),
+            Some(&invite),
+            &json!({}),
+        )
+        .error(403, "not_your_seat");
+    for body in [
+        json!({"invite": invite}),
+        json!({"invite": invite, "key": "someone-elses-key-of-22-chars"}),
+        json!({"invite": "wrong", "key": key}),
+    ] {
+        let v = server.post(&join, None, &body).error(409, "seat_taken");
+        assert!(
+            v.get("token").is_none() && !v.to_string().contains(&token),
+            "{v}"
+        );
+    }
+    assert_eq!(server.state(&creator.id), state, "nothing changed");
+    // The joining browser retrying with its own key (the reply was lost) is
+    // answered as the first join: the same seat and token, also later.
+    let reply = play(&server, mover, &state["ply"], mv);
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let retry = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(retry.status, 200, "{}", retry.text());
+    let retry = retry.json();
+    assert_eq!(retry["token"], token.as_str());
+    assert_eq!(retry["seat"], first["seat"]);
+    assert_eq!(retry["state"], server.state(&creator.id));
+    // The fresh token plays, and survives a restart.
+    drop(server);
+    let server = Server::start(&scratch.path("data"), &[]);
+    let again = server.post(&join, None, &json!({"invite": invite, "key": key}));
+    assert_eq!(again.json()["token"], token.as_str());
+    let state = server.state(&creator.id);
+    let (mover, _) = by_turn(&state, light, dark);
+    let reply = play(
+        &server,
+        mover,
+        &state["ply"],
+        state["legal"][0].as_str().unwrap(),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    // A join without a key gets a fresh token too, and no retry.
+    let (other, invite, _) = create(&server, json!({"game": "senet", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    let join = format!("/api/games/{}/join", other.id);
+    let joined = server.post(&join, None, &json!({"invite": invite}));
+    assert_eq!(joined.status, 200);
+    assert_ne!(joined.json()["token"], invite.as_str());
+    server
+        .post(&join, None, &json!({"invite": invite}))
+        .error(409, "seat_taken");
+    // A join key too short to be secret, or not URL-safe, is refused.
+    for key in ["short", "has spaces in it, twenty-two", &"k".repeat(129)] {
+        let (g, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+        let path = format!("/api/games/{}/join", g.id);
+        let waiting = server.state(&g.id);
+        server
+            .post(&path, None, &json!({"invite": invite.unwrap(), "key": key}))
+            .error(400, "bad_request");
+        assert_eq!(server.state(&g.id), waiting);
+    }
+    let log = server.stderr();
+    assert!(
+        !log.contains(&token) && !log.contains(key),
+        "a secret in the log"
+    );
 }
 
 #[test]
@@ -792,11 +893,62 @@ fn hostile_requests_get_their_4xx_and_the_contracts_json() {
 }
 
 #[test]
+fn a_browser_gets_the_page_where_nothing_is_and_a_program_the_json() {
+    let scratch = Scratch::new("missing");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let browser = [(
+        "Accept",
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    )];
+    let page = server.get("/").text();
+    for path in [
+        "/g/AAAAAAAAAAAAAAAA",
+        "/g/AAAAAAAAAAAAAAAA/review",
+        "/g/not-an-id",
+        "/no/such/path",
+        "/g/AAAAAAAAAAAAAAAA/other",
+    ] {
+        let reply = server.request("GET", path, &browser, b"");
+        assert_eq!(reply.status, 404, "{path}");
+        assert!(
+            reply
+                .header("content-type")
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}"
+        );
+        assert_eq!(reply.text(), page, "{path}");
+        assert!(reply.header("content-security-policy").is_some());
+    }
+    // A program (no Accept, or JSON) keeps the contract's JSON.
+    for (path, code) in [
+        ("/g/AAAAAAAAAAAAAAAA", "no_game"),
+        ("/g/AAAAAAAAAAAAAAAA/review", "no_game"),
+        ("/no/such/path", "not_found"),
+    ] {
+        server.get(path).error(404, code);
+        server
+            .request("GET", path, &[("Accept", "application/json")], b"")
+            .error(404, code);
+    }
+    // The API, the page's files and other methods answer JSON to a browser too.
+    for (method, path, code) in [
+        ("GET", "/api/games/AAAAAAAAAAAAAAAA", "no_game"),
+        ("GET", "/api/nothing", "not_found"),
+        ("GET", "/page/nothing.js", "not_found"),
+        ("POST", "/no/such/path", "not_found"),
+    ] {
+        server.request(method, path, &browser, b"").error(404, code);
+    }
+}
+
+#[test]
 fn watchers_get_every_state_in_order() {
     let scratch = Scratch::new("events");
     let server = Server::start(&scratch.path("data"), &[]);
     let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
     let mut watchers: Vec<_> = (0..3).map(|_| server.events(&creator.id)).collect();
+    let mut delta = server.stream(&format!("/api/games/{}/events?delta=true", creator.id));
     let reply = server.post(
         &format!("/api/games/{}/join", creator.id),
         None,
@@ -836,6 +988,29 @@ fn watchers_get_every_state_in_order() {
             assert_eq!(&w.next_state().unwrap(), expected);
         }
     }
+    // A delta stream: the whole state first, then what changed, which
+    // rebuilds every state.
+    let mut state = delta.next_state().unwrap();
+    assert_eq!(state["status"], "waiting");
+    for expected in &sent {
+        let (name, change) = delta.next_event().unwrap();
+        assert_eq!(name, "delta", "{change}");
+        let from = change["log_from"].as_u64().unwrap() as usize;
+        let added = change["log"].as_array().unwrap();
+        let mut log = state["log"].as_array().unwrap()[..from].to_vec();
+        assert!(added.len() <= 2, "only what is new: {change}");
+        log.extend(added.iter().cloned());
+        state = change;
+        state.as_object_mut().unwrap().remove("log_from");
+        state["log"] = Value::Array(log);
+        assert_eq!(&state, expected);
+    }
+    server
+        .get(&format!("/api/games/{}/events?delta=maybe", creator.id))
+        .error(400, "bad_request");
+    server
+        .get(&format!("/api/games/{}/events?full=1", creator.id))
+        .error(400, "bad_request");
     // A watcher that comes back gets the current state at once.
     let mut late = server.events(&creator.id);
     assert_eq!(&late.next_state().unwrap(), sent.last().unwrap());
@@ -848,6 +1023,167 @@ fn watchers_get_every_state_in_order() {
     let last = late.next_state().unwrap();
     assert_eq!(last["status"], "over");
     assert!(late.next_state().is_none());
+}
+
+#[test]
+fn an_over_long_request_head_is_refused_with_the_contracts_json() {
+    let scratch = Scratch::new("head");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let long_path = format!("/api/games/{}", "a".repeat(20_000));
+    let reply = server.get(&long_path);
+    reply.error(414, "uri_too_long");
+    assert!(
+        reply.header("content-security-policy").is_some(),
+        "{reply:?}"
+    );
+    let big = "b".repeat(20_000);
+    server
+        .request("GET", "/healthz", &[("X-Big", &big)], b"")
+        .error(431, "head_too_large");
+    let many: Vec<(String, String)> = (0..200)
+        .map(|i| (format!("X-Header-{i}"), "c".repeat(100)))
+        .collect();
+    let many: Vec<(&str, &str)> = many.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    server
+        .request("GET", "/healthz", &many, b"")
+        .error(431, "head_too_large");
+    // A head within the limit is served.
+    let fine = "d".repeat(8_000);
+    let reply = server.request("GET", "/healthz", &[("X-Fine", &fine)], b"");
+    assert_eq!(reply.text(), "ok");
+    // Bytes that are not HTTP.
+    server
+        .raw(b"\x16\x03\x01\x02\x00 hello\r\n\r\n")
+        .error(400, "bad_request");
+    assert_eq!(server.get("/healthz").text(), "ok");
+}
+
+/// The value of a metric line `NAME VALUE` (no labels).
+fn metric(server: &Server, name: &str) -> Option<i64> {
+    let reply = server.get("/metrics");
+    (reply.status == 200).then_some(())?;
+    reply
+        .text()
+        .lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Waits until `ready` holds.
+fn eventually(what: &str, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !ready() {
+        assert!(Instant::now() < deadline, "gave up waiting: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn what_is_over_a_cap_gets_a_503_and_healthz_still_answers() {
+    let scratch = Scratch::new("caps");
+    let server = Server::start(
+        &scratch.path("data"),
+        &[
+            "--max-streams-per-address",
+            "2",
+            "--max-connections-per-address",
+            "6",
+        ],
+    );
+    let (creator, _, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let events = format!("/api/games/{}/events", creator.id);
+    let mut streams = vec![server.stream(&events), server.stream(&events)];
+    let refused = server.get(&events).error(503, "busy");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this address"),
+        "{refused}"
+    );
+    // The two streams and four idle connections are the six an address
+    // may hold: a seventh connection is answered 503 whatever it asks,
+    // but /healthz still answers.
+    let idle: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    let reply = server.get(&format!("/api/games/{}", creator.id));
+    reply.error(503, "busy");
+    assert!(reply.header("content-security-policy").is_some());
+    assert_eq!(server.get("/healthz").text(), "ok");
+    drop(idle);
+    streams.pop();
+    eventually("a connection and a stream given back", || {
+        server.get(&format!("/api/games/{}", creator.id)).status == 200
+            && metric(&server, "race_watchers") == Some(1)
+    });
+    let mut again = server.stream(&events);
+    assert_eq!(again.next_state().unwrap()["status"], "waiting");
+    assert_eq!(
+        metric(&server, "race_busy_total{cap=\"streams_per_address\"}"),
+        Some(1)
+    );
+    assert!(
+        metric(&server, "race_busy_total{cap=\"connections_per_address\"}") >= Some(2),
+        "{}",
+        server.get("/metrics").text()
+    );
+
+    // The caps for all addresses together.
+    let scratch = Scratch::new("caps-total");
+    let server = Server::start(
+        &scratch.path("data"),
+        &["--max-streams", "1", "--max-connections", "3"],
+    );
+    let (creator, _, _) = create(&server, json!({"game": "senet", "opponent": "friend"}));
+    let events = format!("/api/games/{}/events", creator.id);
+    let _stream = server.stream(&events);
+    let refused = server.get(&events).error(503, "busy");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the server holds"),
+        "{refused}"
+    );
+    let _idle: Vec<TcpStream> = (0..2)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    server.get("/api/rules").error(503, "busy");
+    assert_eq!(server.get("/healthz").text(), "ok");
+}
+
+#[test]
+fn a_watcher_that_reads_nothing_is_cut_even_on_a_quiet_game() {
+    let scratch = Scratch::new("stalled");
+    let server = Server::start(&scratch.path("data"), &["--stall", "1"]);
+    let (creator, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    // One watcher reads (the keep-alive comments too), one reads nothing.
+    let mut reading = server.events(&creator.id);
+    assert_eq!(reading.next_state().unwrap()["status"], "waiting");
+    let reader = std::thread::spawn(move || reading.next_state());
+    let mut stalled = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        stalled,
+        "GET /api/games/{}/events HTTP/1.1\r\nHost: x\r\n\r\n",
+        creator.id
+    )
+    .unwrap();
+    eventually("two watchers", || {
+        metric(&server, "race_watchers") == Some(2)
+    });
+    eventually("the stalled watcher cut", || {
+        metric(&server, "race_watchers") == Some(1)
+    });
+    // The one that reads is still there and is sent the next state.
+    let reply = server.post(
+        &format!("/api/games/{}/join", creator.id),
+        None,
+        &json!({"invite": invite.unwrap()}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let next = reader.join().unwrap().expect("the reading watcher goes on");
+    assert_eq!(next["status"], "playing");
+    drop(stalled);
 }
 
 #[test]
@@ -918,7 +1254,71 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     let server = Server::start(&data, &[]);
     assert_eq!(server.state(&light.id), state);
     assert!(
-        server.stderr().contains("2 unfinished games loaded"),
+        server.stderr().contains("2 unfinished games in ")
+            && server
+                .stderr()
+                .contains("(each loaded when first asked for)"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn games_are_loaded_when_asked_for_and_a_friend_game_not_joined_expires() {
+    let scratch = Scratch::new("lazy");
+    let data = scratch.path("data");
+    // The bot (light) is to move first and waits: the server is killed
+    // before it moves.
+    let mut server = Server::start(&data, &["--bot-pace", "600000"]);
+    let (me, _, _) = create(
+        &server,
+        json!({"game": "senet", "level": 1, "side": "dark"}),
+    );
+    let before = server.state(&me.id);
+    assert_eq!(before["side"], "light");
+    let (waiting, invite, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    let invite = invite.unwrap();
+    server.kill();
+    drop(server);
+
+    // Started again, the bot's game goes on once it is asked for.
+    let mut server = Server::start(&data, &["--waiting-expiry", "1"]);
+    let moved = server.wait_for(&me.id, |s| s["ply"].as_u64() > before["ply"].as_u64());
+    assert_eq!(moved["commitment"], before["commitment"]);
+    // The friend game that waited more than a second is gone, with its
+    // stream and its invite; the bot's game stays.
+    let mut stream = server.events(&waiting.id);
+    assert_eq!(stream.next_state().unwrap()["status"], "waiting");
+    eventually("the waiting game expired", || {
+        server.get(&format!("/api/games/{}", waiting.id)).status == 404
+    });
+    assert!(stream.next_state().is_none(), "its stream ends");
+    server
+        .post(
+            &format!("/api/games/{}/join", waiting.id),
+            None,
+            &json!({ "invite": invite }),
+        )
+        .error(404, "no_game");
+    assert_eq!(server.state(&me.id)["status"], "playing");
+    let metrics = server.get("/metrics").text();
+    assert!(
+        metrics
+            .lines()
+            .any(|l| l == "race_games{status=\"waiting\"} 0"),
+        "{metrics}"
+    );
+    // A friend game joined in time does not expire.
+    let (light, _dark) = friend_game(&server, "ur");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(server.state(&light.id)["status"], "playing");
+    server.kill();
+    let server = Server::start(&data, &[]);
+    server
+        .get(&format!("/api/games/{}", waiting.id))
+        .error(404, "no_game");
+    assert!(
+        server.stderr().contains("2 unfinished games in "),
         "{}",
         server.stderr()
     );

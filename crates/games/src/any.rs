@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use dice_core::{Game, NewGameError, Notation, PlayError, Record, Seed, Side};
+use dice_core::{
+    Game, NewGameError, Notation, PlayError, Record, ReplayError, Rules, Seed, Side, record_rules,
+};
 use royal_ur::Ur;
 use senet::Senet;
 
@@ -143,6 +145,73 @@ impl<R: Notation> From<PlayError<R>> for Refusal {
     }
 }
 
+/// A record that could not be replayed: the contract's code (`bad_record`,
+/// or the code of the move refused), the check that failed (`why`, for a
+/// `bad_record`), the record's line (0 for the text as a whole), the ply
+/// (for an error in the moves) and a sentence, as `race replay` gives them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message} ({code})")]
+pub struct ReplayRefusal {
+    /// The contract word.
+    pub code: &'static str,
+    /// The check that failed, for a `bad_record`.
+    pub why: Option<&'static str>,
+    /// The record's line, from 1 (0 for the text as a whole).
+    pub line: usize,
+    /// The ply (turn index from 0) where the record stopped describing a
+    /// game.
+    pub ply: Option<usize>,
+    /// What is wrong, in a sentence.
+    pub message: String,
+}
+
+impl<R: Rules> From<ReplayError<R>> for ReplayRefusal {
+    fn from(e: ReplayError<R>) -> ReplayRefusal {
+        ReplayRefusal {
+            code: e.code(),
+            why: e.why(),
+            line: e.record_line(),
+            ply: e.ply(),
+            message: e.message(),
+        }
+    }
+}
+
+impl Kind {
+    /// Which game a record is, by its rules line (after the checks every
+    /// record passes first: not empty, a newline at the end, line 1's
+    /// shape).
+    ///
+    /// # Errors
+    ///
+    /// A `bad_record` [`ReplayRefusal`] for text that is no record, or
+    /// whose rules line names no rule set of either game.
+    ///
+    /// ```
+    /// use race_games::Kind;
+    ///
+    /// assert_eq!(Kind::of_record("[rules skyruk]\n"), Ok(Kind::Senet));
+    /// let e = Kind::of_record("[rules chess]\n").unwrap_err();
+    /// assert_eq!((e.code, e.why, e.line), ("bad_record", Some("rules"), 1));
+    /// ```
+    pub fn of_record(text: &str) -> Result<Kind, ReplayRefusal> {
+        let rules = record_rules(text).map_err(|e| ReplayRefusal {
+            code: "bad_record",
+            why: Some(e.kind.as_str()),
+            line: e.line,
+            ply: None,
+            message: e.message(),
+        })?;
+        crate::kind_of_rules_line(rules).ok_or_else(|| ReplayRefusal {
+            code: "bad_record",
+            why: Some("rules"),
+            line: 1,
+            ply: None,
+            message: format!("line 1 names no rule set of either game: {rules:?}"),
+        })
+    }
+}
+
 /// A bot of any game.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
@@ -212,6 +281,49 @@ impl AnyGame {
         Ok(match rules {
             AnyVariant::Ur(v) => AnyGame::Ur(Game::seeded(seed, *v)?),
             AnyVariant::Senet(v) => AnyGame::Senet(Game::seeded(seed, *v)?),
+        })
+    }
+
+    /// Replays a record of the game `rules` are for, under those rules
+    /// (the record's own rules when `rules` is `None`; use
+    /// [`Kind::of_record`] to find the game).
+    ///
+    /// # Errors
+    ///
+    /// A [`ReplayRefusal`] naming the line or the ply, as `race replay`
+    /// does.
+    ///
+    /// ```
+    /// use race_games::{AnyGame, Kind};
+    ///
+    /// let text = "[rules finkel]\n[first light]\n1. l 2: hand-c1\n";
+    /// let game = AnyGame::replay(text, Kind::of_record(text)?, None)?;
+    /// assert_eq!((game.kind(), game.ply()), (Kind::Ur, 1));
+    /// let e = AnyGame::replay("[rules finkel]\n[first light]\n1. l 2: hand-d1\n", Kind::Ur, None)
+    ///     .unwrap_err();
+    /// assert_eq!((e.code, e.line, e.ply), ("wrong_distance", 3, Some(0)));
+    /// # Ok::<(), race_games::ReplayRefusal>(())
+    /// ```
+    pub fn replay(
+        text: &str,
+        kind: Kind,
+        rules: Option<&AnyVariant>,
+    ) -> Result<AnyGame, ReplayRefusal> {
+        let other = |rules: &AnyVariant| ReplayRefusal {
+            code: "bad_record",
+            why: Some("rules"),
+            line: 0,
+            ply: None,
+            message: format!("the rules given are {}'s, not {kind}'s", rules.kind()),
+        };
+        Ok(match (kind, rules) {
+            (Kind::Ur, None) => AnyGame::Ur(Game::replay_text(text, None)?),
+            (Kind::Ur, Some(AnyVariant::Ur(v))) => AnyGame::Ur(Game::replay_text(text, Some(*v))?),
+            (Kind::Senet, None) => AnyGame::Senet(Game::replay_text(text, None)?),
+            (Kind::Senet, Some(AnyVariant::Senet(v))) => {
+                AnyGame::Senet(Game::replay_text(text, Some(*v))?)
+            }
+            (_, Some(rules)) => return Err(other(rules)),
         })
     }
 

@@ -7,7 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use dice_core::Game;
-use ur_solve::{LookupError, PerfectBot, Table, TableError, WinChances as _};
+use ur_solve::{
+    AnalysisError, GameAnalysis, LookupError, PerfectBot, Table, TableError, WinChances as _,
+};
 
 use crate::{Kind, Level, RaceGame, ThoughtView};
 
@@ -27,11 +29,14 @@ pub enum BotError {
     /// The table does not hold the position asked about.
     #[error(transparent)]
     Lookup(#[from] LookupError),
+    /// A game the table cannot judge.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
 }
 
 impl BotError {
     /// The contract word: `no_perfect`, `no_table`, or the table's own
-    /// (`missing`, `wrong_rules`, `checksum`, `inconsistent` ...).
+    /// (`missing`, `wrong_rules`, `checksum`, `inconsistent`, `illegal` ...).
     #[must_use]
     pub fn code(&self) -> &'static str {
         match self {
@@ -39,6 +44,7 @@ impl BotError {
             BotError::NoTable(_) => "no_table",
             BotError::Table(e) => e.code(),
             BotError::Lookup(e) => e.code(),
+            BotError::Analysis(e) => e.code(),
         }
     }
 }
@@ -337,6 +343,39 @@ impl Tables {
     #[must_use]
     pub fn rules_of<G: RaceGame>(&self) -> Vec<String> {
         G::solved_rules(self)
+    }
+
+    /// The chance that the side to move wins at `position` (before its
+    /// throw), by the table for `variant`.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError::NoTable`] when there is no table for these rules,
+    /// [`BotError::Lookup`] for a position the table does not hold.
+    pub fn win_chance(
+        &self,
+        variant: &royal_ur::Variant,
+        position: &royal_ur::Position,
+    ) -> Result<f64, BotError> {
+        let solved = self
+            .for_rules::<royal_ur::Ur>(variant)
+            .ok_or_else(|| BotError::NoTable(variant.to_string()))?;
+        Ok(solved.table().win_chance(position)?)
+    }
+
+    /// Every ply of `game` judged by the table for its rules, from the
+    /// position it started in: each side's chance before and after, the
+    /// best move, the luck of the roll and what the move played lost.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError::NoTable`] when there is no table for the game's rules,
+    /// [`BotError::Analysis`] for a game the table cannot judge.
+    pub fn analyse(&self, game: &Game<royal_ur::Ur>) -> Result<GameAnalysis, BotError> {
+        let solved = self
+            .for_rules::<royal_ur::Ur>(game.variant())
+            .ok_or_else(|| BotError::NoTable(game.variant().to_string()))?;
+        Ok(ur_solve::analyse_game(solved.table(), game)?)
     }
 
     /// The Royal Game of Ur's tables.

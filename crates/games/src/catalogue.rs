@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use dice_core::{VariantError, read_rules as read_fields};
+use dice_core::{Notation as _, VariantError, read_rules as read_fields};
 use serde::Serialize;
 
 use crate::{Kind, RaceGame, Tables, for_kind};
@@ -96,6 +96,26 @@ pub fn read_rules<G: RaceGame>(text: Option<&str>) -> Result<G::Variant, RulesEr
 #[must_use]
 pub fn preset_of<G: RaceGame>(variant: &G::Variant) -> Option<&'static Preset<G::Variant>> {
     G::PRESETS.iter().find(|p| p.variant == *variant)
+}
+
+/// The presets a record names by name (the others it spells out), in the
+/// catalogue's order.
+#[must_use]
+pub fn record_names<G: RaceGame>() -> Vec<&'static str> {
+    G::PRESETS
+        .iter()
+        .filter(|p| G::read_rules_line(p.name).is_ok())
+        .map(|p| p.name)
+        .collect()
+}
+
+/// The game whose record a rules line (a record's line 1, without its
+/// brackets) is: the first game that reads it.
+#[must_use]
+pub fn kind_of_rules_line(rules: &str) -> Option<Kind> {
+    Kind::ALL
+        .into_iter()
+        .find(|&kind| for_kind!(kind, G => G::read_rules_line(rules).is_ok()))
 }
 
 /// Every game's rule sets, fields and bot levels (the server's `GET
@@ -313,6 +333,15 @@ mod tests {
         let names: Vec<&str> = Senet::FIELDS.iter().map(|f| f.name).collect();
         assert_eq!(names, senet::FIELDS);
         offered::<Senet>(|name, value| senet::Variant::KENDALL.with_field(name, value));
+    }
+
+    #[test]
+    fn records_name_four_ur_presets_and_both_senet_ones() {
+        assert_eq!(record_names::<Ur>(), ["finkel", "masters", "blitz", "aseb"]);
+        assert_eq!(record_names::<Senet>(), ["kendall", "skyruk"]);
+        assert_eq!(kind_of_rules_line("skyruk"), Some(Kind::Senet));
+        assert_eq!(kind_of_rules_line("masters"), Some(Kind::Ur));
+        assert_eq!(kind_of_rules_line("finkel2p"), None);
     }
 
     #[test]

@@ -145,6 +145,28 @@ pub trait RaceGame: Ladder + Notation<Variant: ReadRules + Default> {
     /// The rule sets `tables` holds tables of, as record text.
     fn solved_rules(tables: &Tables) -> Vec<String>;
 
+    /// How many integer actions there are under these rules (see
+    /// [`crate::move_for_action`] for what an action means).
+    fn action_count(variant: &Self::Variant) -> usize;
+
+    /// The integer action of a move in `position`: the place the piece
+    /// starts from, below [`RaceGame::action_count`].
+    fn action(variant: &Self::Variant, position: &Self::Position, mv: Self::Move) -> usize;
+
+    /// How many numbers [`RaceGame::observe`] writes under these rules.
+    fn observation_len(variant: &Self::Variant) -> usize;
+
+    /// Writes the observation of `position` with `roll` in hand (none
+    /// once the game is over) into `out`, from the side to move's point of
+    /// view, every number from 0 to 1; `out` is
+    /// [`RaceGame::observation_len`] long (a shorter one takes what fits).
+    fn observe(
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: Option<u8>,
+        out: &mut [f32],
+    );
+
     /// A well-formed move made from random bits, legal or not (for soak
     /// runs that try moves the rules must refuse); `None` now and then.
     fn any_move(bits: u64) -> Option<Self::Move>;

@@ -15,6 +15,7 @@ mod any;
 mod board;
 mod bot;
 mod catalogue;
+mod encode;
 mod game;
 mod games;
 mod kind;
@@ -23,21 +24,26 @@ mod race;
 mod view;
 mod words;
 
-pub use any::{AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, record_moves};
+pub use any::{
+    AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, ReplayRefusal, record_moves,
+};
 pub use board::{
     Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Sides, SquareKind, SquareView,
 };
 pub use bot::{Bot, BotError, Solved, Tables, TablesError, Unsolved};
 pub use catalogue::{
     Catalogue, Field, GameCatalogue, LevelNote, Named, Preset, RuleSetView, RulesBoard, RulesError,
-    catalogue, preset_of, read_rules,
+    catalogue, kind_of_rules_line, preset_of, read_rules, record_names,
 };
+pub use encode::{action_mask, move_for_action};
 pub use game::{BadPosition, Inconsistent, RaceGame};
 pub use games::senet::SenetMoveView;
 pub use games::ur::UrMoveView;
 pub use kind::{Kind, UnknownGame};
 pub use level::{Level, ParseLevelError};
 pub use race::Race;
+/// A game judged by a solved table ([`Tables::analyse`]).
+pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
 pub use view::{
     Did, EntryView, GameView, LegalMove, LevelWord, PlaceView, PlyView, Point, PositionView,
     ResultView, Story, ThoughtView, Worth,

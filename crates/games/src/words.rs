@@ -7,7 +7,6 @@ use crate::RaceGame;
 
 /// What a game's throwing pieces are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum DiceKind {
     /// Four-sided pyramids with two marked tips (Ur's dice).
     Pyramids,

@@ -73,6 +73,56 @@ export function loadSettings(id) {
   }
 }
 
+// A join on its way: the invite and this browser's own join key, kept
+// until the server answers, so that a join whose reply was lost (offline,
+// a reload) is sent again with the same key and answered as the first.
+const joinKey = (id) => `race.join.${id}`;
+
+function newJoinKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+}
+
+/** The join of game `id` sent but not answered yet: `{invite, key}`. */
+export function pendingJoin(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(joinKey(id)) ?? "null");
+    if (v && typeof v.invite === "string" && typeof v.key === "string") return v;
+  } catch {
+    // A damaged entry is no join.
+  }
+  return null;
+}
+
+/**
+ * Takes the seat `invite` opens in game `id` (or, with no invite, sends
+ * again the join left unanswered). Resolves to the reply, the seat kept
+ * on success; to null when the server could not be reached or failed
+ * (the join is kept, and sent again with the same key next time).
+ */
+export async function joinGame(id, invite) {
+  let join = pendingJoin(id);
+  if (invite && join?.invite !== invite) join = { invite, key: newJoinKey() };
+  if (!join) return null;
+  localStorage.setItem(joinKey(id), JSON.stringify(join));
+  let pause = 400;
+  for (let tries = 0; tries < 4; tries += 1) {
+    try {
+      const reply = await request("POST", `${gamePath(id)}/join`, { body: join });
+      if (reply.status < 500) {
+        localStorage.removeItem(joinKey(id));
+        if (reply.ok) saveSeat(id, { seat: reply.data.seat, token: reply.data.token });
+        return reply;
+      }
+    } catch {
+      // Offline: try again.
+    }
+    await sleep(pause);
+    pause *= 2;
+  }
+  return null;
+}
+
 /** Creates a game; resolves to the server's reply (id, seat, token, ...). */
 export async function createGame(settings) {
   const reply = await request("POST", "/api/games", { body: settings });
@@ -111,18 +161,20 @@ export function watch(id, { state, online }) {
       }
     };
   };
-  const stop = () => {
-    stopped = true;
-    clearTimeout(retry);
-    source?.close();
-  };
-  addEventListener("online", () => {
+  const back = () => {
     if (!stopped && source?.readyState !== EventSource.OPEN) {
       source?.close();
       clearTimeout(retry);
       open();
     }
-  });
+  };
+  const stop = () => {
+    stopped = true;
+    clearTimeout(retry);
+    source?.close();
+    removeEventListener("online", back);
+  };
+  addEventListener("online", back);
   open();
   return { stop };
 }
@@ -131,18 +183,21 @@ export function watch(id, { state, online }) {
  * Sends a move for `ply` until the server answers: a move sent while
  * offline is sent again, with the same ply, so that it is played once
  * (the server answers a repeat of a played ply with the state). Resolves
- * to the reply; `waiting` is called before each retry.
+ * to the reply; `waiting` is called before each retry, with the server's
+ * reply when it failed (5xx), with nothing when it could not be reached.
  */
 export async function sendMove(id, token, ply, move, waiting) {
   let pause = 400;
   for (;;) {
+    let failed = null;
     try {
       const reply = await request("POST", `${gamePath(id)}/moves`, { body: { ply, move }, token });
       if (reply.status < 500) return reply;
+      failed = reply;
     } catch {
       // Offline: try again.
     }
-    waiting();
+    waiting(failed);
     await sleep(pause);
     pause = Math.min(pause * 2, 4000);
   }

@@ -3,7 +3,8 @@
 // checked. A browser that holds no seat of the game watches.
 
 import {
-  createGame, gamePath, getJSON, loadSeat, loadSettings, request, ruleSet, saveSeat, sendMove, watch,
+  createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, Refused, request, ruleSet,
+  sendMove, watch,
 } from "./api.js";
 import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
 import { h, sideName } from "./dom.js";
@@ -22,22 +23,29 @@ async function sha256Hex(hex) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Takes the seat an invite link (`#join=TOKEN`) offers, then forgets the link. */
+/** What a refused reply says: its error's message, or its status. */
+function refusal(reply) {
+  return reply.data?.error?.message ?? `the server answered ${reply.status}`;
+}
+
+/**
+ * Takes the seat an invite link (`#join=TOKEN`) offers, after taking the
+ * link off the address; or sends again a join whose reply was lost.
+ */
 async function joinFromLink(id, note) {
   const match = location.hash.match(/^#join=([A-Za-z0-9_-]+)$/);
-  if (!location.hash) return;
-  history.replaceState(null, "", location.pathname);
-  if (!match || loadSeat(id)) return;
-  const reply = await request("POST", `${gamePath(id)}/join`, { body: { invite: match[1] } });
-  if (reply.ok) {
-    saveSeat(id, { seat: reply.data.seat, token: reply.data.token });
-  } else {
-    note(reply.data?.error?.code === "seat_taken"
-      ? "Both seats of this game are taken: you are watching it."
-      : "This invite link does not open a seat of this game: you are watching it.");
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  if (loadSeat(id)) return;
+  if (!match && !pendingJoin(id)) return;
+  const reply = await joinGame(id, match?.[1]);
+  if (!reply) {
+    note("The server could not be reached to take your seat: reload the page to try again.");
+  } else if (!reply.ok) {
+    note(`This invite link opens no seat: ${refusal(reply)}. You are watching the game.`);
   }
 }
 
+/** Shows game `id` in `main`; resolves to `{stop}`, which stops following it. */
 export async function showGame(main, id, net) {
   const notes = [];
   await joinFromLink(id, (t) => notes.push(t));
@@ -101,16 +109,23 @@ export async function showGame(main, id, net) {
     pending = { ply: st.ply, move };
     selected = null;
     render();
-    const reply = await sendMove(id, seat.token, pending.ply, move, () => {
-      message = "Offline: your move will be sent again when the connection returns.";
-      notice.textContent = message;
+    const reply = await sendMove(id, seat.token, pending.ply, move, (failed) => {
+      say(failed
+        ? `The server failed (${refusal(failed)}): your move will be sent again.`
+        : "Offline: your move will be sent again when the connection returns.");
     });
     pending = null;
     message = "";
-    if (!reply.ok) message = reply.data?.error?.message ?? "The move was refused.";
     // The reply may be older than a state the stream brought already.
     const next = reply.ok ? reply.data : reply.data?.state;
     if (!next || !accept(next)) render();
+    if (!reply.ok) say(`The move was refused: ${refusal(reply)}`);
+  }
+
+  /** Shows `text` where the page tells what happened, until the next change. */
+  function say(text) {
+    message = text;
+    notice.textContent = message;
   }
 
   function pick(place, byKey) {
@@ -303,8 +318,9 @@ export async function showGame(main, id, net) {
       }
       renderLog();
       renderTurn();
-    } catch {
-      // Offline: the next state tries again.
+    } catch (e) {
+      // Offline: the next state tries again; a refusal is said.
+      if (e instanceof Refused) say(`The moves could not be read: ${e.message}`);
     } finally {
       loadingStory = false;
     }
@@ -336,14 +352,17 @@ export async function showGame(main, id, net) {
   }
 
   resign.addEventListener("click", async () => {
-    if (!confirm("Resign this game?")) return;
+    if (!seat || !confirm("Resign this game?")) return;
     const reply = await request("POST", `${gamePath(id)}/resign`, { body: {}, token: seat.token }).catch(() => null);
-    if (reply?.ok) accept(reply.data);
+    const next = reply?.ok ? reply.data : reply?.data?.state;
+    if (next) accept(next);
+    if (!reply) say("The resignation could not be sent: the server cannot be reached.");
+    else if (!reply.ok) say(`The resignation was refused: ${refusal(reply)}`);
   });
 
   render();
   refreshStory();
-  watch(id, {
+  return watch(id, {
     state: accept,
     online: (up) => {
       if (up === online) return;

@@ -297,7 +297,20 @@ impl AnyGame {
     /// The log, ready to be written as JSON.
     #[must_use]
     pub fn log(&self) -> LogView<'_> {
-        LogView(self)
+        LogView(self, 0)
+    }
+
+    /// The log's entries from index `from` on, ready to be written as
+    /// JSON (none when `from` is past the end).
+    #[must_use]
+    pub fn log_since(&self, from: usize) -> LogView<'_> {
+        LogView(self, from)
+    }
+
+    /// How many entries the log holds (lost turns included).
+    #[must_use]
+    pub fn log_len(&self) -> usize {
+        with_game!(self, g => g.log().len())
     }
 
     /// The record text. With `reveal` false it carries no seed (nor the
@@ -367,13 +380,14 @@ fn record<R: Notation>(game: &Game<R>, reveal: bool) -> String {
     record.to_string()
 }
 
-/// A game's log as JSON: a list of `{"ply", "side", "roll", "faces",
-/// "move"}`, `move` being `null` for a turn lost to the roll.
-pub struct LogView<'a>(&'a AnyGame);
+/// A game's log as JSON, from one of its entries on: a list of `{"ply",
+/// "side", "roll", "faces", "move"}`, `move` being `null` for a turn lost
+/// to the roll.
+pub struct LogView<'a>(&'a AnyGame, usize);
 
 impl Serialize for LogView<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        with_game!(self.0, g => log_json(g.log(), serializer))
+        with_game!(self.0, g => log_json(g.log().get(self.1..).unwrap_or_default(), serializer))
     }
 }
 

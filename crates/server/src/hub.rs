@@ -10,29 +10,39 @@
 //!
 //! Changes run in a task of their own, so a client that hangs up halfway
 //! cannot leave a game changed in memory but not on disk.
+//!
+//! A game is loaded from the store when it is first asked for, and
+//! forgotten again once nobody has asked for it or followed it for a
+//! while; a game waiting for a friend who never comes expires.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use bytes::{BufMut, Bytes, BytesMut};
 use dice_core::{Ending, Seed, Side};
 use serde::Serialize;
-use tokio::sync::{Semaphore, broadcast, watch};
+use tokio::sync::{OwnedMutexGuard, Semaphore, watch};
 
 use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
 use crate::error::ApiError;
+use crate::feed::{Feed, Kind, Watcher};
 use crate::metrics::Metrics;
-use crate::secret::{self, Token, TokenHash};
+use crate::secret::{self, JoinSeal, Token, TokenHash};
+use crate::sqlite::now;
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
 use crate::wire::{CreateRequest, Opponent, SideChoice};
 
-/// States a watcher may fall behind by before its stream is closed (it
-/// then reconnects and gets the current state).
-const FEED_DEPTH: usize = 256;
-/// How long a finished game stays in memory after its last change.
-const FINISHED_KEPT: Duration = Duration::from_secs(120);
+/// How long a game stays in memory once nobody asks for it or follows it;
+/// it is loaded again from the store when asked for.
+const IDLE_KEPT: Duration = Duration::from_secs(120);
+/// How often the hub looks for games to forget, and for games waiting too
+/// long for their friend (more often when they wait less than a minute).
+const SWEEP_EVERY: Duration = Duration::from_secs(15);
+/// The most expired games deleted in one sweep.
+const EXPIRED_AT_ONCE: usize = 1000;
 
 /// A seat as the hub holds it.
 #[derive(Clone, Debug)]
@@ -70,8 +80,15 @@ struct Live {
     seed_hex: String,
     /// Moves stored (the index of the next one).
     moves: u32,
+    /// The joined seat's token sealed under its invite and join key.
+    join: Option<JoinSeal>,
     /// A bot task is running for this game.
     bot_busy: bool,
+    /// When the game was created, in Unix seconds.
+    created: i64,
+    /// This copy no longer stands for the game (forgotten or expired): a
+    /// change asks the hub for the game again.
+    gone: bool,
 }
 
 impl Live {
@@ -142,26 +159,15 @@ impl Live {
     }
 }
 
-/// A state as one server-sent event, and whether it is the game's last.
-pub type Event = (Bytes, bool);
-
-/// What watchers and readers see: the last state, serialised once.
-struct Feed {
-    /// The state's JSON.
-    state: Bytes,
-    /// The same state as one server-sent event.
-    event: Bytes,
-    over: bool,
-    /// Made when the first watcher comes, so that a game nobody watches
-    /// costs no channel.
-    tx: Option<broadcast::Sender<Event>>,
-}
-
 /// One game: its lock and its feed.
 pub struct Slot {
     id: String,
-    live: tokio::sync::Mutex<Live>,
+    live: Arc<tokio::sync::Mutex<Live>>,
     feed: Mutex<Feed>,
+    metrics: Arc<Metrics>,
+    /// When it was last asked for or changed: milliseconds since the hub
+    /// started.
+    touched: AtomicU64,
 }
 
 impl Slot {
@@ -175,17 +181,21 @@ impl Slot {
         self.feed.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The current state as an event, then every later one, in order;
-    /// `None` for the stream when the game is over (nothing follows).
+    /// The current state as an event, and the queue of a new stream of
+    /// `kind` that gets every later one, in order; no queue when the game
+    /// is over (nothing follows).
     #[must_use]
-    pub fn watch(&self) -> (Bytes, Option<broadcast::Receiver<Event>>) {
-        let mut feed = self.feed();
-        let rx = (!feed.over).then(|| {
-            feed.tx
-                .get_or_insert_with(|| broadcast::channel(FEED_DEPTH).0)
-                .subscribe()
-        });
-        (feed.event.clone(), rx)
+    pub fn watch(&self, kind: Kind) -> (Bytes, Option<Arc<Watcher>>) {
+        self.feed().watch(kind, &self.metrics)
+    }
+
+    /// Forgets a stream that ended.
+    pub fn unwatch(&self, watcher: &Arc<Watcher>) {
+        self.feed().unwatch(watcher);
+    }
+
+    fn touch(&self, at: u64) {
+        self.touched.fetch_max(at, Ordering::Relaxed);
     }
 
     /// The game as it stands (a copy).
@@ -273,54 +283,185 @@ pub struct Hub {
     metrics: Arc<Metrics>,
     bots: Semaphore,
     stop: watch::Sender<bool>,
+    /// How long a game waits for its friend; `None`: for ever.
+    expiry: Option<Duration>,
+    /// How long a game nobody asks for stays in memory.
+    idle: Duration,
+    started: Instant,
 }
 
 impl Hub {
-    /// A hub over `store`: every unfinished game is loaded by replaying its
-    /// moves through the engine and checked against what was stored, and
-    /// the bots whose turn it is start.
+    /// A hub over `store`. No game is loaded yet: each is loaded (its
+    /// moves replayed through the engine and checked against what was
+    /// stored) when first asked for. What is checked at start is that
+    /// every unfinished game's bot can play: a `perfect` bot needs its
+    /// table. A friend game still waiting after `expiry` is deleted
+    /// (`None`: never).
     ///
     /// # Errors
     ///
-    /// [`HubError`] when the store fails, or a stored game does not replay
-    /// to its stored position, key, ply and status (or needs a table that
-    /// was not given).
+    /// [`HubError`] when the store fails, or an unfinished game's bot
+    /// needs a table that was not given.
     pub fn start(
         store: Arc<dyn Store>,
         tables: Tables,
         pace: Duration,
         metrics: Arc<Metrics>,
+        expiry: Option<Duration>,
     ) -> Result<Arc<Hub>, HubError> {
-        let stored = store.unfinished()?;
+        for g in store.unfinished()? {
+            for level in g.bots {
+                Bot::new(&g.rules, level, &tables).map_err(|e| HubError::Replay {
+                    id: g.id.clone(),
+                    why: e.to_string(),
+                })?;
+            }
+        }
+        Ok(Hub::new(store, tables, pace, metrics, expiry, IDLE_KEPT))
+    }
+
+    fn new(
+        store: Arc<dyn Store>,
+        tables: Tables,
+        pace: Duration,
+        metrics: Arc<Metrics>,
+        expiry: Option<Duration>,
+        idle: Duration,
+    ) -> Arc<Hub> {
         let threads = std::thread::available_parallelism().map_or(2, usize::from);
-        let hub = Arc::new(Hub {
+        Arc::new(Hub {
             store,
-            games: RwLock::new(HashMap::with_capacity(stored.len())),
+            games: RwLock::new(HashMap::new()),
             tables,
             pace,
             metrics,
             bots: Semaphore::new(threads),
             stop: watch::channel(false).0,
-        });
-        let mut games = HashMap::with_capacity(stored.len());
-        for g in stored {
-            let live = hub.revive(g.clone(), true)?;
-            games.insert(g.id.clone(), hub.slot_for(g.id, live));
-        }
-        *hub.games.write().unwrap_or_else(PoisonError::into_inner) = games;
-        Ok(hub)
+            expiry,
+            idle,
+            started: Instant::now(),
+        })
     }
 
-    /// Starts the bots of the games loaded, those whose turn it is. Call
-    /// inside the runtime.
-    pub fn wake_bots(self: &Arc<Hub>) {
-        let slots: Vec<Arc<Slot>> = self.read_games().values().cloned().collect();
-        for slot in slots {
-            let hub = Arc::clone(self);
-            tokio::spawn(async move {
-                let mut live = slot.live.lock().await;
-                hub.wake_bot(&slot, &mut live);
-            });
+    /// Starts the task that forgets the games nobody asked for lately and
+    /// deletes those that waited too long for their friend. Call inside
+    /// the runtime.
+    pub fn sweep_in_background(self: &Arc<Hub>) {
+        let every = self.expiry.map_or(SWEEP_EVERY, |e| {
+            (e / 4).clamp(Duration::from_millis(50), SWEEP_EVERY)
+        });
+        let hub = Arc::downgrade(self);
+        let mut stop = self.stop.subscribe();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {}
+                    _ = stop.wait_for(|s| *s) => return,
+                }
+                let Some(hub) = hub.upgrade() else { return };
+                hub.forget_idle();
+                if let Err(e) = hub.expire().await {
+                    tracing::warn!("expiring the games that waited too long: {}", e.message);
+                }
+            }
+        });
+    }
+
+    /// Milliseconds since the hub started.
+    fn clock(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Forgets the games nobody asked for, changed or followed for
+    /// [`IDLE_KEPT`]; the store has all of each.
+    fn forget_idle(&self) {
+        let now = self.clock();
+        let idle = u64::try_from(self.idle.as_millis()).unwrap_or(u64::MAX);
+        let candidates: Vec<Arc<Slot>> = self
+            .read_games()
+            .values()
+            .filter(|slot| now.saturating_sub(slot.touched.load(Ordering::Relaxed)) >= idle)
+            .cloned()
+            .collect();
+        for slot in candidates {
+            // A game whose change is under way, whose bot plays, or that
+            // someone follows stays.
+            let Ok(mut live) = Arc::clone(&slot.live).try_lock_owned() else {
+                continue;
+            };
+            if live.bot_busy || slot.feed().watchers() > 0 {
+                continue;
+            }
+            self.drop_slot(&slot, &mut live);
+        }
+    }
+
+    /// Takes a game out of memory, under its lock.
+    fn drop_slot(&self, slot: &Arc<Slot>, live: &mut Live) {
+        live.gone = true;
+        let mut games = self.games.write().unwrap_or_else(PoisonError::into_inner);
+        if games.get(&slot.id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
+            games.remove(&slot.id);
+        }
+        drop(games);
+        slot.feed().close();
+    }
+
+    /// Deletes the friend games that waited longer than the expiry, each
+    /// under its lock (a friend who comes at that moment either joins
+    /// first or finds no game).
+    async fn expire(self: &Arc<Hub>) -> Result<(), ApiError> {
+        let Some(expiry) = self.expiry else {
+            return Ok(());
+        };
+        let before = now().saturating_sub(i64::try_from(expiry.as_secs()).unwrap_or(i64::MAX));
+        let hub = Arc::clone(self);
+        let ids =
+            tokio::task::spawn_blocking(move || hub.store.waiting_since(before, EXPIRED_AT_ONCE))
+                .await
+                .map_err(internal)?
+                .map_err(internal)?;
+        for id in ids {
+            let slot = match self.slot(&id).await {
+                Ok(slot) => slot,
+                Err(e) if e.code == "no_game" => continue,
+                Err(e) => return Err(e),
+            };
+            let (slot, mut live) = self.lock(slot).await?;
+            if live.status() != Status::Waiting || live.created >= before {
+                continue;
+            }
+            let change = Change::Expire {
+                id: slot.id.clone(),
+                before,
+            };
+            self.store.write(change).await.map_err(internal)?;
+            self.metrics.game_expired();
+            self.drop_slot(&slot, &mut live);
+        }
+        Ok(())
+    }
+
+    /// The game's lock, taken; when the slot no longer stands for the
+    /// game (it was forgotten meanwhile), the game is asked for again.
+    ///
+    /// # Errors
+    ///
+    /// As [`Hub::slot`]: 404 `no_game` for a game that expired meanwhile.
+    async fn lock(
+        self: &Arc<Hub>,
+        mut slot: Arc<Slot>,
+    ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), ApiError> {
+        loop {
+            let live = Arc::clone(&slot.live).lock_owned().await;
+            if !live.gone {
+                slot.touch(self.clock());
+                return Ok((slot, live));
+            }
+            drop(live);
+            slot = self.slot(&slot.id).await?;
         }
     }
 
@@ -342,7 +483,7 @@ impl Hub {
 
     /// A stored game rebuilt: its moves replayed through the engine, its
     /// stored summary checked.
-    fn revive(&self, g: StoredGame, need_bots: bool) -> Result<Live, HubError> {
+    fn revive(&self, g: StoredGame) -> Result<Live, HubError> {
         let fail = |why: String| HubError::Replay {
             id: g.id.clone(),
             why,
@@ -371,7 +512,7 @@ impl Hub {
             Holder::Open(h) => Ok(Seat::Open(h)),
             Holder::Bot(level) => match Bot::new(&g.rules, level, &self.tables) {
                 Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
-                Err(_) if over || !need_bots => Ok(Seat::Bot(level, None)),
+                Err(_) if over => Ok(Seat::Bot(level, None)),
                 Err(e) => Err(fail(e.to_string())),
             },
         });
@@ -385,7 +526,10 @@ impl Hub {
             game: game.clone(),
             seats: [light?, dark?],
             moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
+            join: g.join,
             bot_busy: false,
+            created: g.created,
+            gone: false,
         };
         let now = live.summary();
         if now != g.summary {
@@ -405,16 +549,13 @@ impl Hub {
     }
 
     fn slot_for(&self, id: String, live: Live) -> Arc<Slot> {
-        let (state, event) = self.render(&id, &live);
-        let over = live.game.is_over();
+        let (state, event) = self.render(&id, &live, None);
+        let feed = Feed::new(state, event, live.game.is_over(), live.game.log_len());
         Arc::new(Slot {
-            feed: Mutex::new(Feed {
-                state,
-                event,
-                over,
-                tx: None,
-            }),
-            live: tokio::sync::Mutex::new(live),
+            feed: Mutex::new(feed),
+            live: Arc::new(tokio::sync::Mutex::new(live)),
+            metrics: Arc::clone(&self.metrics),
+            touched: AtomicU64::new(self.clock()),
             id,
         })
     }
@@ -426,6 +567,7 @@ impl Hub {
     /// 404 `no_game`, or 500 when the store fails.
     pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
         if let Some(slot) = self.read_games().get(id) {
+            slot.touch(self.clock());
             return Ok(Arc::clone(slot));
         }
         if !secret::is_id(id) {
@@ -433,9 +575,15 @@ impl Hub {
         }
         let hub = Arc::clone(self);
         let id = id.to_owned();
-        tokio::task::spawn_blocking(move || hub.load(&id))
+        let slot = tokio::task::spawn_blocking(move || hub.load(&id))
             .await
-            .map_err(|e| ApiError::internal(format!("loading the game failed: {e}")))?
+            .map_err(|e| ApiError::internal(format!("loading the game failed: {e}")))??;
+        // A game loaded while its bot was to move (the server stopped
+        // meanwhile) goes on.
+        let mut live = slot.live.lock().await;
+        self.wake_bot(&slot, &mut live);
+        drop(live);
+        Ok(slot)
     }
 
     fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
@@ -444,44 +592,25 @@ impl Hub {
             .load(id)
             .map_err(|e| ApiError::internal(e.to_string()))?
             .ok_or_else(ApiError::no_game)?;
-        let live = self
-            .revive(stored, false)
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        let over = live.game.is_over();
+        let live = self.revive(stored).map_err(|e| {
+            tracing::error!("{e}");
+            ApiError::internal(e.to_string())
+        })?;
         let slot = self.slot_for(id.to_owned(), live);
-        let slot = Arc::clone(
+        Ok(Arc::clone(
             self.games
                 .write()
                 .unwrap_or_else(PoisonError::into_inner)
                 .entry(id.to_owned())
                 .or_insert(slot),
-        );
-        if over {
-            self.retire_later(id.to_owned());
-        }
-        Ok(slot)
-    }
-
-    /// Forgets a finished game some time after it ended; it is loaded
-    /// again from the store when asked for.
-    fn retire_later(self: &Arc<Hub>, id: String) {
-        let hub = Arc::downgrade(self);
-        if let Ok(rt) = tokio::runtime::Handle::try_current() {
-            rt.spawn(async move {
-                tokio::time::sleep(FINISHED_KEPT).await;
-                if let Some(hub) = hub.upgrade() {
-                    hub.games
-                        .write()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .remove(&id);
-                }
-            });
-        }
+        ))
     }
 
     /// The state's JSON for a game as it stands, and the same bytes as a
     /// server-sent event (the JSON is a slice of the event: one buffer).
-    fn render(&self, id: &str, live: &Live) -> (Bytes, Bytes) {
+    /// With `log_from`, a `delta` event instead: the state with only the
+    /// log's entries from that index on, and `log_from` saying so.
+    fn render(&self, id: &str, live: &Live, log_from: Option<usize>) -> (Bytes, Bytes) {
         let game = &live.game;
         let over = game.is_over();
         let result = game.result().map(|(winner, how)| ResultView {
@@ -504,15 +633,22 @@ impl Hub {
             position: game.position(),
             key: game.key(),
             legal: game.legal(),
-            log: game.log(),
+            log_from,
+            log: game.log_since(log_from.unwrap_or(0)),
             result,
             commitment: &live.commitment,
             seed: over.then_some(live.seed_hex.as_str()),
             record_url: format!("/api/games/{id}/record"),
             light_chance: game.light_chance(&self.tables),
         };
-        let mut out = BytesMut::with_capacity(1024 + 64 * game.ply() as usize);
-        out.extend_from_slice(EVENT_HEAD);
+        let head = if log_from.is_some() {
+            DELTA_HEAD
+        } else {
+            EVENT_HEAD
+        };
+        let logged = game.log_len() - log_from.unwrap_or(0).min(game.log_len());
+        let mut out = BytesMut::with_capacity(1024 + 64 * logged);
+        out.extend_from_slice(head);
         let mut writer = out.writer();
         // Strings, numbers and lists of them always serialize.
         let _ = serde_json::to_writer(&mut writer, &view);
@@ -520,19 +656,22 @@ impl Hub {
         let end = out.len();
         out.extend_from_slice(b"\n\n");
         let event = out.freeze();
-        (event.slice(EVENT_HEAD.len()..end), event)
+        (event.slice(head.len()..end), event)
     }
 
-    /// Serialises the state once and sends it to every watcher.
+    /// Serialises the state once and queues it for every watcher (and,
+    /// when some watcher wants them, a delta since the last state).
     fn publish(&self, slot: &Slot, live: &Live) -> Bytes {
-        let (state, event) = self.render(&slot.id, live);
+        slot.touch(self.clock());
+        let (state, event) = self.render(&slot.id, live, None);
+        let (delta, since) = {
+            let feed = slot.feed();
+            (feed.wants_delta(), feed.log_len)
+        };
+        let delta = delta.then(|| self.render(&slot.id, live, Some(since)).1);
         let mut feed = slot.feed();
-        feed.state = state.clone();
-        feed.over = live.game.is_over();
-        if let Some(tx) = &feed.tx {
-            let _ = tx.send((event.clone(), feed.over));
-        }
-        feed.event = event;
+        feed.log_len = live.game.log_len();
+        feed.publish(state.clone(), event, delta, live.game.is_over());
         state
     }
 
@@ -610,7 +749,10 @@ impl Hub {
             game,
             seats,
             moves: 0,
+            join: None,
             bot_busy: false,
+            created: now(),
+            gone: false,
         };
         let stored = StoredGame {
             id: id.clone(),
@@ -619,7 +761,9 @@ impl Hub {
             seats: [live.seats[0].holder(), live.seats[1].holder()],
             moves: Vec::new(),
             resigned: None,
+            join: None,
             summary: live.summary(),
+            created: live.created,
         };
         self.store
             .write(Change::Create(Box::new(stored)))
@@ -664,7 +808,7 @@ impl Hub {
     ) -> Result<Bytes, ApiError> {
         let hub = Arc::clone(self);
         let result = spawn(async move {
-            let mut live = slot.live.lock().await;
+            let (slot, mut live) = hub.lock(slot).await?;
             let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
             if ply < live.game.ply() && live.game.played(ply, side, &text) {
                 return Ok(slot.state());
@@ -750,64 +894,82 @@ impl Hub {
         self.metrics.move_accepted();
         self.metrics.game_moved(before, live.status());
         let state = self.publish(slot, live);
-        if live.game.is_over() {
-            self.retire_later(slot.id.clone());
-        }
         self.wake_bot(slot, live);
         Ok(state)
     }
 
-    /// Takes the open seat for the holder of its invite.
+    /// Takes the open seat for the holder of its invite, with a fresh
+    /// token; the invite is spent. With a join key, the token is also kept
+    /// sealed under the invite and the key, and a later join with the same
+    /// invite and key (a retry whose reply was lost) is answered as the
+    /// first was, with the same token.
     ///
     /// # Errors
     ///
-    /// 403 `not_your_seat` for an invite that is not the open seat's, 409
-    /// `seat_taken` when no seat is open, 500 when the store fails.
+    /// 409 `seat_taken` when no seat is open (and the join is no retry),
+    /// 403 `not_your_seat` for an invite that is not the open seat's, 500
+    /// when the random source or the store fails.
     pub async fn join(
         self: &Arc<Hub>,
         slot: Arc<Slot>,
         invite: String,
+        key: Option<String>,
     ) -> Result<Seated, ApiError> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let hash = TokenHash::of(&invite);
-            let mut live = slot.live.lock().await;
-            let seated = |side: Side, state: Bytes| Seated {
+            let (slot, mut live) = hub.lock(slot).await?;
+            let seated = |seat: Side, token: Token, state: Bytes| Seated {
                 id: slot.id.clone(),
-                seat: side,
-                token: Token::from_text(invite.clone()),
+                seat,
+                token,
                 state,
                 invite: None,
             };
-            if let Some(side) = live.seat_of(&hash) {
-                return Ok(seated(side, slot.state()));
+            if let (Some(key), Some(seal)) = (&key, &live.join)
+                && let Some(token) = seal.open(&invite, key)
+                && let Some(side) = live.seat_of(&TokenHash::of(token.reveal()))
+            {
+                return Ok(seated(side, token, slot.state()));
             }
-            let open = Side::ALL
-                .into_iter()
-                .find(|&s| matches!(live.seat(s), Seat::Open(_)));
-            let Some(side) = open else {
+            let open = Side::ALL.into_iter().find_map(|s| match live.seat(s) {
+                Seat::Open(expected) => Some((s, *expected)),
+                _ => None,
+            });
+            let Some((side, expected)) = open else {
                 return Err(ApiError::conflict("seat_taken", "both seats are taken"));
             };
-            let Seat::Open(expected) = live.seat(side) else {
-                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
-            };
-            if !expected.matches(&hash) {
+            if !expected.matches(&TokenHash::of(&invite)) {
                 return Err(ApiError::not_your_seat());
             }
+            let (token, hash, seal) = match &key {
+                Some(key) => {
+                    let (token, hash, seal) =
+                        secret::new_sealed_token(&invite, key).map_err(internal)?;
+                    (token, hash, Some(seal))
+                }
+                None => {
+                    let (token, hash) = secret::new_token().map_err(internal)?;
+                    (token, hash, None)
+                }
+            };
             let before = live.status();
             *live.seat_mut(side) = Seat::Person(hash);
+            live.join = seal;
             let change = Change::Join {
                 id: slot.id.clone(),
                 seat: side,
+                token: hash,
+                seal,
                 after: live.summary(),
             };
             if let Err(e) = hub.store.write(change).await {
-                *live.seat_mut(side) = Seat::Open(hash);
+                *live.seat_mut(side) = Seat::Open(expected);
+                live.join = None;
                 return Err(internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
-            Ok(seated(side, state))
+            Ok(seated(side, token, state))
         })
         .await
     }
@@ -826,7 +988,7 @@ impl Hub {
     ) -> Result<Bytes, ApiError> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let mut live = slot.live.lock().await;
+            let (slot, mut live) = hub.lock(slot).await?;
             let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
             if live.resigned() == Some(side) {
                 return Ok(slot.state());
@@ -858,7 +1020,6 @@ impl Hub {
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
-            hub.retire_later(slot.id.clone());
             Ok(state)
         })
         .await
@@ -969,6 +1130,8 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 /// What comes before a state's JSON in its server-sent event.
 const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
+/// What comes before a delta's JSON in its server-sent event.
+const DELTA_HEAD: &[u8] = b"event: delta\ndata: ";
 
 #[derive(Serialize)]
 struct ResultView {
@@ -996,10 +1159,53 @@ struct StateView<'a> {
     position: String,
     key: String,
     legal: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log_from: Option<usize>,
     log: crate::engine::LogView<'a>,
     result: Option<ResultView>,
     commitment: &'a str,
     seed: Option<&'a str>,
     record_url: String,
     light_chance: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sqlite::Sqlite;
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_game_nobody_asks_for_is_forgotten_and_found_again_as_it_was() {
+        let dir = std::env::temp_dir().join(format!("race-hub-idle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store: Arc<dyn Store> = Arc::new(Sqlite::open(&dir).unwrap());
+        let none: &[std::path::PathBuf] = &[];
+        let tables = Tables::open(none).unwrap();
+        let metrics = Arc::new(Metrics::new([0; 3]));
+        let hub = Hub::new(store, tables, Duration::ZERO, metrics, None, Duration::ZERO);
+        let request = crate::wire::parse_create(br#"{"game": "ur", "opponent": "friend"}"#);
+        let plan = hub.plan(request.unwrap()).unwrap();
+        let created = hub.create(plan).await.unwrap();
+        let slot = hub.slot(&created.id).await.unwrap();
+        let (_, watcher) = slot.watch(Kind::Full);
+        let watcher = watcher.unwrap();
+        hub.forget_idle();
+        assert_eq!(hub.len(), 1, "a game someone follows stays");
+        slot.unwatch(&watcher);
+        hub.forget_idle();
+        assert!(hub.is_empty(), "forgotten");
+        // A change through the forgotten copy finds the game again.
+        let invite = created.invite.unwrap();
+        let (_, invite) = invite.split_once("#join=").unwrap();
+        let joined = hub
+            .join(Arc::clone(&slot), invite.to_owned(), None)
+            .await
+            .unwrap();
+        assert_eq!(hub.len(), 1);
+        let found = hub.slot(&created.id).await.unwrap();
+        assert!(!Arc::ptr_eq(&found, &slot));
+        assert_eq!(found.state(), joined.state);
+        hub.store().close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -10,8 +10,10 @@
     )
 )]
 
+mod conn;
 pub mod engine;
 mod error;
+mod feed;
 mod hub;
 mod limit;
 pub mod loadtest;
@@ -24,6 +26,7 @@ mod serve;
 mod sqlite;
 mod stall;
 pub mod store;
+mod throttle;
 pub mod wire;
 
 pub use error::ApiError;
@@ -31,6 +34,9 @@ pub use hub::{Hub, HubError, Plan, Seated, Slot};
 pub use limit::CreateLimit;
 pub use metrics::Metrics;
 pub use routes::{App, CSP, Peer, router};
-pub use serve::{Config, ServeError, Server, log_to_stderr, serve_until_signal, shutdown_signal};
+pub use serve::{
+    CONNECTIONS, CONNECTIONS_PER_ADDRESS, Config, STALL, STREAMS, STREAMS_PER_ADDRESS, ServeError,
+    Server, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
+};
 pub use sqlite::{DB_FILE, Sqlite};
 pub use store::Store;

@@ -24,6 +24,10 @@ pub struct Metrics {
     count: AtomicU64,
     sum_micros: AtomicU64,
     watchers: AtomicI64,
+    connections: AtomicI64,
+    queued: AtomicI64,
+    cut: AtomicU64,
+    busy: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -59,6 +63,11 @@ impl Metrics {
         }
     }
 
+    /// A game waiting for its friend expired (and was deleted).
+    pub fn game_expired(&self) {
+        self.gauge(Status::Waiting).fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// A move was accepted.
     pub fn move_accepted(&self) {
         self.accepted.fetch_add(1, Ordering::Relaxed);
@@ -77,6 +86,44 @@ impl Metrics {
     /// A watcher connected (`1`) or left (`-1`).
     pub fn watchers(&self, change: i64) {
         self.watchers.fetch_add(change, Ordering::Relaxed);
+    }
+
+    /// A connection opened (`1`) or closed (`-1`).
+    pub fn connections(&self, change: i64) {
+        self.connections.fetch_add(change, Ordering::Relaxed);
+    }
+
+    /// Bytes of events were queued for a stream (positive) or sent or
+    /// dropped (negative).
+    pub fn queued(&self, change: i64) {
+        self.queued.fetch_add(change, Ordering::Relaxed);
+    }
+
+    /// Bytes of events queued for all streams together.
+    #[must_use]
+    pub fn queued_bytes(&self) -> usize {
+        usize::try_from(self.queued.load(Ordering::Relaxed)).unwrap_or(0)
+    }
+
+    /// A stream was cut for falling behind.
+    pub fn stream_cut(&self) {
+        self.cut.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Streams cut for falling behind so far.
+    #[must_use]
+    pub fn streams_cut(&self) -> u64 {
+        self.cut.load(Ordering::Relaxed)
+    }
+
+    /// A connection or a stream was refused, being over this cap.
+    pub fn busy(&self, cap: &'static str) {
+        *self
+            .busy
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(cap)
+            .or_default() += 1;
     }
 
     /// A request was answered after `took`.
@@ -136,6 +183,41 @@ impl Metrics {
             "race_watchers {}",
             self.watchers.load(Ordering::Relaxed)
         );
+        for (name, help, value) in [
+            (
+                "race_connections",
+                "Connections open.",
+                self.connections.load(Ordering::Relaxed),
+            ),
+            (
+                "race_event_bytes_queued",
+                "Bytes of events waiting to be sent, over all event streams.",
+                self.queued.load(Ordering::Relaxed),
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} gauge");
+            let _ = writeln!(out, "{name} {value}");
+        }
+        let _ = writeln!(
+            out,
+            "# HELP race_streams_cut_total Event streams cut for falling behind."
+        );
+        let _ = writeln!(out, "# TYPE race_streams_cut_total counter");
+        let _ = writeln!(out, "race_streams_cut_total {}", self.streams_cut());
+        let _ = writeln!(
+            out,
+            "# HELP race_busy_total Connections and event streams refused (503), by the cap they were over."
+        );
+        let _ = writeln!(out, "# TYPE race_busy_total counter");
+        let busy = self
+            .busy
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        for (cap, n) in busy {
+            let _ = writeln!(out, "race_busy_total{{cap=\"{cap}\"}} {n}");
+        }
         let _ = writeln!(
             out,
             "# HELP race_request_duration_seconds Time to answer a request (to the reply's head)."
@@ -175,6 +257,11 @@ mod tests {
         m.move_refused("stale_ply");
         m.request(Duration::from_micros(700));
         m.request(Duration::from_secs(60));
+        m.connections(1);
+        m.queued(300);
+        m.queued(-100);
+        m.stream_cut();
+        m.busy("streams_per_address");
         let text = m.render();
         for line in [
             "race_games{status=\"waiting\"} 1",
@@ -187,6 +274,10 @@ mod tests {
             "race_request_duration_seconds_bucket{le=\"10\"} 1",
             "race_request_duration_seconds_bucket{le=\"+Inf\"} 2",
             "race_request_duration_seconds_count 2",
+            "race_connections 1",
+            "race_event_bytes_queued 200",
+            "race_streams_cut_total 1",
+            "race_busy_total{cap=\"streams_per_address\"} 1",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

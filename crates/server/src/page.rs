@@ -3,7 +3,7 @@
 //! `/page/`.
 
 use axum::extract::Path;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -45,6 +45,26 @@ fn file(content_type: &'static str, body: &'static str) -> Response {
 /// `GET /`, `GET /g/{id}` and `GET /g/{id}/review`: the page.
 pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX)
+}
+
+/// The page with another status than 200: what a browser is shown for a
+/// game or a path that is not there (the page then says so itself).
+pub fn index_with(status: StatusCode) -> Response {
+    let mut response = file("text/html; charset=utf-8", INDEX);
+    *response.status_mut() = status;
+    response
+}
+
+/// Whether a request asks for HTML (`Accept: text/html`, as a browser
+/// opening an address does), rather than the API's JSON.
+pub fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|kind| kind.split(';').next())
+        .any(|kind| kind.trim().eq_ignore_ascii_case("text/html"))
 }
 
 /// `GET /page/{file}`: a style sheet, script or icon of the page.

@@ -4,24 +4,28 @@
 
 use std::convert::Infallible;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
-use tokio::sync::broadcast;
+use serde::Deserialize;
+use tokio::time::Sleep;
 
+use crate::conn::Control;
 use crate::error::ApiError;
-use crate::hub::{Event, Hub, Slot};
-use crate::limit::CreateLimit;
+use crate::feed::{self, Watcher};
+use crate::hub::{Hub, Slot};
+use crate::limit::{CreateLimit, Gate, Over, Ticket};
 use crate::page;
 use crate::review;
 use crate::secret::TokenHash;
@@ -29,9 +33,13 @@ use crate::wire::{self, BODY_MAX};
 
 /// How long a client may take to send a request body.
 const BODY_TIMEOUT: Duration = Duration::from_secs(10);
-/// How often an idle event stream sends a comment, so that a dead
-/// connection is noticed.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The bytes of the comment an event stream sends when nothing happened
+/// for a while: enough that a client that reads nothing fills its buffers
+/// and is cut (see `serve`), even on a game where nothing happens.
+const KEEP_ALIVE_BYTES: usize = 4096;
+/// The send buffer asked for an event stream's socket: what a client that
+/// reads nothing holds of the kernel's memory.
+const STREAM_SEND_BUFFER: usize = 16 * 1024;
 /// The longest path written to the log.
 const LOGGED_PATH_MAX: usize = 120;
 
@@ -40,6 +48,15 @@ const LOGGED_PATH_MAX: usize = 120;
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; \
      frame-ancestors 'none'";
+
+/// The headers every reply carries (besides `Cache-Control`).
+pub(crate) const SECURITY_HEADERS: [(&str, &str); 5] = [
+    ("content-security-policy", CSP),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),
+    ("cross-origin-opener-policy", "same-origin"),
+];
 
 /// The peer's address, put in each request by the connection that read it.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +69,10 @@ pub struct App {
     pub hub: Arc<Hub>,
     /// The per-address limit on games created.
     pub limit: Arc<CreateLimit>,
+    /// The caps on event streams held open.
+    pub streams: Arc<Gate>,
+    /// How long an event stream stays quiet before it sends a comment.
+    pub keep_alive: Duration,
 }
 
 /// The router: every route of the contract, the page, `/metrics`, and the
@@ -74,13 +95,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/plies", get(review::plies))
         .route("/api/rules", get(review::catalogue))
         .route("/api/rules/{game}", get(review::rule_set))
-        .fallback(|| async {
-            ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "there is nothing at this path",
-            )
-        })
+        .fallback(nothing_here)
         .method_not_allowed_fallback(|| async {
             ApiError::new(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -107,18 +122,12 @@ async fn frame(State(app): State<App>, req: Request, next: Next) -> Response {
     }
     let mut response = next.run(req).await;
     let headers = response.headers_mut();
-    for (name, value) in [
-        (header::CONTENT_SECURITY_POLICY, CSP),
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
+    for (name, value) in SECURITY_HEADERS {
+        headers.insert(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
     }
-    headers.insert(
-        HeaderName::from_static("cross-origin-opener-policy"),
-        HeaderValue::from_static("same-origin"),
-    );
     headers
         .entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
@@ -220,12 +229,35 @@ pub(crate) fn json(status: StatusCode, body: impl Into<Body>) -> Response {
     response
 }
 
+/// `GET /g/{id}` and `GET /g/{id}/review`: the page. For a game that is
+/// not there, a browser (asking for HTML) gets the page with the error's
+/// status, and the page says what is wrong; a program gets the JSON error.
 async fn page_of_game(
     State(app): State<App>,
+    headers: HeaderMap,
     path: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
-    slot_of(&app, path).await?;
-    Ok(page::index().await)
+    match slot_of(&app, path).await {
+        Ok(_) => Ok(page::index().await),
+        Err(e) if page::wants_html(&headers) => Ok(page::index_with(e.status)),
+        Err(e) => Err(e),
+    }
+}
+
+/// A path nobody serves: 404, as the page for a browser asking for HTML
+/// (outside `/api/` and `/page/`), else as the JSON error.
+async fn nothing_here(method: Method, uri: Uri, headers: HeaderMap) -> Response {
+    let first = uri.path().split('/').nth(1).unwrap_or_default();
+    let is_api = first == "api" || first == "page";
+    if (method == Method::GET || method == Method::HEAD) && !is_api && page::wants_html(&headers) {
+        return page::index_with(StatusCode::NOT_FOUND);
+    }
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "there is nothing at this path",
+    )
+    .into_response()
 }
 
 async fn create(State(app): State<App>, req: Request) -> Result<Response, ApiError> {
@@ -263,7 +295,7 @@ async fn join(
     let slot = slot_of(&app, path).await?;
     let body = body_of(req).await?;
     let request = wire::parse_join(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let seated = app.hub.join(slot, request.invite).await?;
+    let seated = app.hub.join(slot, request.invite, request.key).await?;
     Ok(json(StatusCode::OK, seated.body()))
 }
 
@@ -311,57 +343,130 @@ async fn record(
         .into_response())
 }
 
+/// The comment an event stream sends when it has been quiet.
+static KEEP_ALIVE: LazyLock<Bytes> = LazyLock::new(|| {
+    let mut comment = b": keep-alive ".to_vec();
+    comment.resize(KEEP_ALIVE_BYTES - 2, b'.');
+    comment.extend_from_slice(b"\n\n");
+    Bytes::from(comment)
+});
+
+/// The query of `GET /api/games/{id}/events`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventsQuery {
+    /// `true`: after the first state, send what changed (`delta` events).
+    delta: Option<bool>,
+}
+
 /// An open event stream: counted while it lives.
 struct Watch {
     first: Option<Bytes>,
-    rx: Option<broadcast::Receiver<Event>>,
+    watcher: Option<Arc<Watcher>>,
+    slot: Arc<Slot>,
     stop: tokio::sync::watch::Receiver<bool>,
-    keep_alive: tokio::time::Interval,
+    quiet: Pin<Box<Sleep>>,
     app: App,
+    _ticket: Ticket,
+}
+
+impl Watch {
+    fn hush(&mut self) {
+        let at = tokio::time::Instant::now() + self.app.keep_alive;
+        self.quiet.as_mut().reset(at);
+    }
+
+    /// The next bytes to send; `None` ends the stream.
+    async fn next(&mut self) -> Option<Bytes> {
+        if let Some(first) = self.first.take() {
+            return Some(first);
+        }
+        let watcher = self.watcher.clone()?;
+        loop {
+            match watcher.next() {
+                feed::Next::Event(event) => {
+                    self.hush();
+                    return Some(event);
+                }
+                feed::Next::End => return None,
+                feed::Next::Wait => {}
+            }
+            let quiet = tokio::select! {
+                () = watcher.woken() => false,
+                () = &mut self.quiet => true,
+                _ = self.stop.wait_for(|s| *s) => return None,
+            };
+            if quiet {
+                self.hush();
+                return Some(KEEP_ALIVE.clone());
+            }
+        }
+    }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
+        if let Some(watcher) = &self.watcher {
+            self.slot.unwatch(watcher);
+        }
         self.app.hub.metrics().watchers(-1);
     }
+}
+
+/// 503 `busy` for a connection or an event stream over a cap.
+pub(crate) fn busy(what: &str, over: Over) -> ApiError {
+    let message = match over {
+        Over::Address(n) => {
+            format!("this address holds as many {what} as it may ({n}); close one and try again")
+        }
+        Over::Total(n) => {
+            format!("the server holds as many {what} as it can ({n}); try again in a moment")
+        }
+    };
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", message)
 }
 
 async fn events(
     State(app): State<App>,
     path: Result<Path<String>, PathRejection>,
+    query: Result<Query<EventsQuery>, QueryRejection>,
+    req: Request,
 ) -> Result<Response, ApiError> {
     let slot = slot_of(&app, path).await?;
-    let (first, rx) = slot.watch();
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let address = req
+        .extensions()
+        .get::<Peer>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0.ip());
+    let ticket = app.streams.admit(address).map_err(|over| {
+        app.hub.metrics().busy(match over {
+            Over::Address(_) => "streams_per_address",
+            Over::Total(_) => "streams",
+        });
+        busy("event streams", over)
+    })?;
+    if let Some(control) = req.extensions().get::<Arc<Control>>() {
+        control.shrink_send_buffer(STREAM_SEND_BUFFER);
+    }
+    let kind = if query.delta == Some(true) {
+        feed::Kind::Delta
+    } else {
+        feed::Kind::Full
+    };
+    let (first, watcher) = slot.watch(kind);
     app.hub.metrics().watchers(1);
-    let mut keep_alive = tokio::time::interval(KEEP_ALIVE);
-    keep_alive.reset();
     let watch = Watch {
         first: Some(first),
-        rx,
+        watcher,
+        slot,
         stop: app.hub.stopping(),
-        keep_alive,
+        quiet: Box::pin(tokio::time::sleep(app.keep_alive)),
         app: app.clone(),
+        _ticket: ticket,
     };
     let stream = futures_util::stream::unfold(watch, |mut w| async move {
-        if let Some(first) = w.first.take() {
-            return Some((Ok::<_, Infallible>(first), w));
-        }
-        let rx = w.rx.as_mut()?;
-        let next = tokio::select! {
-            got = rx.recv() => match got {
-                Ok((event, last)) => Some((event, last)),
-                // Fallen too far behind, or the game is gone: the watcher
-                // reconnects and is sent the current state.
-                Err(_) => None,
-            },
-            _ = w.keep_alive.tick() => Some((Bytes::from_static(b": keep-alive\n\n"), false)),
-            _ = w.stop.wait_for(|s| *s) => None,
-        };
-        let (event, last) = next?;
-        if last {
-            w.rx = None;
-        }
-        Some((Ok(event), w))
+        let bytes = w.next().await?;
+        Some((Ok::<_, Infallible>(bytes), w))
     });
     Ok((
         [

@@ -3,32 +3,58 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
+use axum::http::StatusCode;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
 use tower::ServiceExt as _;
 
+use crate::conn::{self, Conn, Control, HEAD_MAX};
 use crate::engine::Tables;
 use crate::hub::{Hub, HubError};
-use crate::limit::CreateLimit;
+use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
 use crate::routes::{self, App, Peer};
 use crate::sqlite::Sqlite;
 use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};
+use crate::throttle::Throttle;
 
 /// How long a client may take to send a request's head; an idle
 /// connection is closed after as long.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a reply may wait for the client to read before the
-/// connection is cut.
-const WRITE_STALL: Duration = Duration::from_secs(30);
 /// How long requests in flight may take to finish once the server stops.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections over a cap answered at once (outside hyper, with a 503 or
+/// `/healthz`'s `ok`); past that many they are closed unanswered.
+const OVERFLOW: usize = 64;
+/// How long a connection over a cap has to send its request line.
+const OVERFLOW_READ: Duration = Duration::from_secs(2);
+/// Open files kept for everything but connections (the database, tables,
+/// the connections over a cap being answered).
+const FILES_KEPT: u64 = 64 + OVERFLOW as u64;
+/// The accept loop's error line is written at most once this often.
+const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(10);
+
+/// Connections one address may hold open at once, by default.
+pub const CONNECTIONS_PER_ADDRESS: usize = 256;
+/// Connections the server holds open at once, by default (and never more
+/// than its open-file limit allows).
+pub const CONNECTIONS: usize = 4096;
+/// Event streams one address may hold open at once, by default.
+pub const STREAMS_PER_ADDRESS: usize = 64;
+/// Event streams the server holds open at once, by default.
+pub const STREAMS: usize = 2048;
+/// How long a write may wait for the client to read, by default.
+pub const STALL: Duration = Duration::from_secs(30);
+/// How long a friend game waits for the friend, by default: a day.
+pub const WAITING_EXPIRY: Duration = Duration::from_secs(24 * 3600);
 
 /// What `race serve` is given.
 #[derive(Clone, Debug)]
@@ -43,6 +69,43 @@ pub struct Config {
     pub bot_pace: Duration,
     /// Games one address may create a minute; 0 for no limit.
     pub create_limit: u32,
+    /// Connections one address may hold open at once; 0 for no cap.
+    pub connections_per_address: usize,
+    /// Connections held open at once in all; 0 for no cap but the
+    /// open-file limit's.
+    pub connections: usize,
+    /// Event streams one address may hold open at once; 0 for no cap.
+    pub streams_per_address: usize,
+    /// Event streams held open at once in all; 0 for no cap.
+    pub streams: usize,
+    /// How long a write may wait for the client to read before the
+    /// connection is cut; an event stream with nothing to send sends a
+    /// comment every sixth of it.
+    pub stall: Duration,
+    /// How long a friend game waits for the friend before it is deleted;
+    /// zero: for ever.
+    pub waiting_expiry: Duration,
+}
+
+impl Config {
+    /// The defaults of `race serve` for listening on `addr` with the
+    /// database in `data`.
+    #[must_use]
+    pub fn new(addr: SocketAddr, data: PathBuf) -> Config {
+        Config {
+            addr,
+            data,
+            tables: Vec::new(),
+            bot_pace: Duration::from_millis(600),
+            create_limit: 60,
+            connections_per_address: CONNECTIONS_PER_ADDRESS,
+            connections: CONNECTIONS,
+            streams_per_address: STREAMS_PER_ADDRESS,
+            streams: STREAMS,
+            stall: STALL,
+            waiting_expiry: WAITING_EXPIRY,
+        }
+    }
 }
 
 /// Why the server could not start or stop cleanly.
@@ -77,11 +140,15 @@ pub struct Server {
     listener: TcpListener,
     app: App,
     addr: SocketAddr,
+    connections: Arc<Gate>,
+    stall: Duration,
+    unfinished: u64,
 }
 
 impl Server {
-    /// Opens the store in `config.data`, loads every unfinished game
-    /// (replayed and checked) and binds `config.addr`.
+    /// Opens the store in `config.data`, checks that every unfinished
+    /// game's bot can play, and binds `config.addr`. The games are loaded
+    /// when first asked for.
     ///
     /// # Errors
     ///
@@ -96,14 +163,17 @@ impl Server {
                 .map_err(|e| StoreError(e.to_string()))??,
         );
         let pace = config.bot_pace;
+        let expiry = (!config.waiting_expiry.is_zero()).then_some(config.waiting_expiry);
         let loader = Arc::clone(&store);
-        let hub = tokio::task::spawn_blocking(move || {
-            let metrics = Arc::new(Metrics::new(loader.counts()?));
-            Hub::start(loader, tables, pace, metrics)
+        let (hub, unfinished) = tokio::task::spawn_blocking(move || {
+            let counts = loader.counts()?;
+            let metrics = Arc::new(Metrics::new(counts));
+            let hub = Hub::start(loader, tables, pace, metrics, expiry)?;
+            Ok::<_, ServeError>((hub, counts[0] + counts[1]))
         })
         .await
         .map_err(|e| StoreError(e.to_string()))??;
-        hub.wake_bots();
+        hub.sweep_in_background();
         let listener = TcpListener::bind(config.addr)
             .await
             .map_err(|why| ServeError::Listen {
@@ -114,13 +184,30 @@ impl Server {
             addr: config.addr,
             why,
         })?;
+        let files = raise_file_limit();
+        let room = usize::try_from(files.saturating_sub(FILES_KEPT)).unwrap_or(usize::MAX);
+        let connections = match config.connections {
+            0 => room,
+            n => n.min(room),
+        };
+        tracing::info!(
+            "open files: up to {files}; connections: up to {connections} ({} an address), event streams: up to {} ({} an address)",
+            cap_text(config.connections_per_address),
+            cap_text(config.streams),
+            cap_text(config.streams_per_address),
+        );
         Ok(Server {
             listener,
             app: App {
                 hub,
                 limit: Arc::new(CreateLimit::new(config.create_limit)),
+                streams: Arc::new(Gate::new(config.streams_per_address, config.streams)),
+                keep_alive: (config.stall / 6).max(Duration::from_millis(10)),
             },
             addr,
+            connections: Arc::new(Gate::new(config.connections_per_address, connections)),
+            stall: config.stall,
+            unfinished,
         })
     }
 
@@ -130,10 +217,11 @@ impl Server {
         self.addr
     }
 
-    /// How many games were loaded and are in memory.
+    /// How many games in the store are not over (each is loaded when
+    /// first asked for).
     #[must_use]
-    pub fn games(&self) -> usize {
-        self.app.hub.len()
+    pub fn unfinished(&self) -> u64 {
+        self.unfinished
     }
 
     /// Serves until `shutdown` resolves; then stops accepting, ends the
@@ -145,14 +233,24 @@ impl Server {
     /// [`ServeError::Store`] when the store's last writes or its close
     /// fail.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), ServeError> {
-        let Server { listener, app, .. } = self;
+        let Server {
+            listener,
+            app,
+            connections,
+            stall,
+            ..
+        } = self;
         let router = routes::router(app.clone());
         let graceful = GracefulShutdown::new();
         let mut builder = hyper::server::conn::http1::Builder::new();
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(HEAD_TIMEOUT)
+            .max_buf_size(HEAD_MAX)
             .keep_alive(true);
+        let overflow = Arc::new(Semaphore::new(OVERFLOW));
+        let accept_log = Throttle::new(ACCEPT_LOG_EVERY);
+        let metrics = Arc::clone(app.hub.metrics());
         tokio::pin!(shutdown);
         loop {
             let (stream, peer) = tokio::select! {
@@ -161,25 +259,50 @@ impl Server {
                     Err(e) => {
                         // Out of file descriptors, or a connection reset
                         // before it was taken: wait a little and go on.
-                        tracing::warn!("accept: {e}");
+                        if let Some(left_out) = accept_log.allow(Instant::now()) {
+                            tracing::warn!("accept: {e} ({left_out} more since the last line)");
+                        }
                         tokio::time::sleep(Duration::from_millis(20)).await;
                         continue;
                     }
                 },
                 () = &mut shutdown => break,
             };
+            let ticket = match connections.admit(peer.ip()) {
+                Ok(ticket) => ticket,
+                Err(over) => {
+                    metrics.busy(match over {
+                        Over::Address(_) => "connections_per_address",
+                        Over::Total(_) => "connections",
+                    });
+                    if let Ok(permit) = Arc::clone(&overflow).try_acquire_owned() {
+                        tokio::spawn(async move {
+                            answer_over_cap(stream, over).await;
+                            drop(permit);
+                        });
+                    }
+                    continue;
+                }
+            };
             let _ = stream.set_nodelay(true);
+            let control = Arc::new(Control::default());
             let router = router.clone();
+            let reach = Arc::clone(&control);
             let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
                 req.extensions_mut().insert(Peer(peer));
+                req.extensions_mut().insert(Arc::clone(&reach));
                 router.clone().oneshot(req.map(Body::new))
             });
-            let io = TokioIo::new(WriteTimeout::new(stream, WRITE_STALL));
+            let io = TokioIo::new(WriteTimeout::new(Conn::new(stream, control), stall));
             let conn = graceful.watch(builder.serve_connection(io, service));
+            let metrics = Arc::clone(&metrics);
+            metrics.connections(1);
             tokio::spawn(async move {
                 if let Err(e) = conn.await {
                     tracing::debug!("connection from {peer}: {e}");
                 }
+                metrics.connections(-1);
+                drop(ticket);
             });
         }
         drop(listener);
@@ -197,6 +320,62 @@ impl Server {
             .map_err(|e| StoreError(e.to_string()))??;
         tracing::info!("stopped; the database is closed");
         Ok(())
+    }
+}
+
+/// Answers a connection over a cap without hyper: `ok` to `GET /healthz`,
+/// a 503 `busy` to anything else; then closes it.
+async fn answer_over_cap(mut stream: TcpStream, over: Over) {
+    let mut head = Vec::with_capacity(512);
+    let mut buf = [0u8; 512];
+    let _ = tokio::time::timeout(OVERFLOW_READ, async {
+        while head.len() < 4096 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => head.extend_from_slice(buf.get(..n).unwrap_or_default()),
+            }
+        }
+    })
+    .await;
+    let reply = if head.starts_with(b"GET /healthz ") {
+        conn::reply(StatusCode::OK, "text/plain; charset=utf-8", b"ok")
+    } else {
+        let error = routes::busy("connections", over);
+        conn::reply(error.status, "application/json", &error.body())
+    };
+    let _ = tokio::time::timeout(OVERFLOW_READ, async {
+        let _ = stream.write_all(&reply).await;
+        let _ = stream.shutdown().await;
+    })
+    .await;
+}
+
+/// Raises the soft limit on open files to the hard one; returns the
+/// limit then in force.
+fn raise_file_limit() -> u64 {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let limit = getrlimit(Resource::Nofile);
+    if let Some(hard) = limit.maximum
+        && limit.current.is_some_and(|soft| soft < hard)
+        && setrlimit(
+            Resource::Nofile,
+            Rlimit {
+                current: Some(hard),
+                maximum: Some(hard),
+            },
+        )
+        .is_ok()
+    {
+        return hard;
+    }
+    limit.current.unwrap_or(u64::MAX)
+}
+
+fn cap_text(n: usize) -> String {
+    if n == 0 {
+        "no cap".to_owned()
+    } else {
+        n.to_string()
     }
 }
 
@@ -238,7 +417,7 @@ pub fn log_to_stderr() {
 
 /// Runs a server on a runtime of its own until SIGINT or SIGTERM:
 /// [`Server::bind`], then `ready` (given the address and the number of
-/// games loaded), then [`Server::run`].
+/// unfinished games in the store), then [`Server::run`].
 ///
 /// # Errors
 ///
@@ -246,7 +425,7 @@ pub fn log_to_stderr() {
 /// when the runtime cannot start.
 pub fn serve_until_signal(
     config: &Config,
-    ready: impl FnOnce(SocketAddr, usize),
+    ready: impl FnOnce(SocketAddr, u64),
 ) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -255,7 +434,7 @@ pub fn serve_until_signal(
         .map_err(ServeError::Runtime)?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
-        ready(server.local_addr(), server.games());
+        ready(server.local_addr(), server.unfinished());
         server.run(shutdown_signal()).await
     })
 }

@@ -21,9 +21,10 @@ use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 use tokio::sync::oneshot;
 
 use crate::engine::{GameKind, Level, RuleSet};
-use crate::secret::TokenHash;
+use crate::secret::{JoinSeal, TokenHash};
 use crate::store::{
     Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
+    Unfinished,
 };
 
 /// The database file inside the data folder.
@@ -62,6 +63,10 @@ const MIGRATIONS: &[&str] = &[
         move TEXT NOT NULL,
         PRIMARY KEY (game, n)
     ) WITHOUT ROWID;",
+    // 2: a joined seat gets a token of its own; a join sent with a join key
+    // keeps that token sealed under the invite and the key, for a retry.
+    "ALTER TABLE games ADD COLUMN join_check BLOB;
+    ALTER TABLE games ADD COLUMN join_seal BLOB;",
 ];
 
 enum Job {
@@ -83,7 +88,8 @@ impl std::fmt::Debug for Sqlite {
     }
 }
 
-fn now() -> i64 {
+/// The time now in Unix seconds.
+pub(crate) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
@@ -252,7 +258,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             conn.prepare_cached(
                 "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, dark_hash,
                  status, resigned, ply, position, key, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?13)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?14)",
             )?
             .execute(params![
                 g.id,
@@ -267,6 +273,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 s.ply,
                 s.position,
                 s.key,
+                g.created,
                 at
             ])?
         }
@@ -275,12 +282,29 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 .execute(params![id, n, mv.ply, mv.text])?;
             update(conn, id, after, at)?
         }
-        Change::Join { id, seat, after } => {
+        Change::Join {
+            id,
+            seat,
+            token,
+            seal,
+            after,
+        } => {
             let sql = match seat {
-                Side::Light => "UPDATE games SET light = 'person' WHERE id = ?1 AND light = 'open'",
-                Side::Dark => "UPDATE games SET dark = 'person' WHERE id = ?1 AND dark = 'open'",
+                Side::Light => {
+                    "UPDATE games SET light = 'person', light_hash = ?2, join_check = ?3,
+                     join_seal = ?4 WHERE id = ?1 AND light = 'open'"
+                }
+                Side::Dark => {
+                    "UPDATE games SET dark = 'person', dark_hash = ?2, join_check = ?3,
+                     join_seal = ?4 WHERE id = ?1 AND dark = 'open'"
+                }
             };
-            let n = conn.prepare_cached(sql)?.execute(params![id])?;
+            let n = conn.prepare_cached(sql)?.execute(params![
+                id,
+                &token.0[..],
+                seal.as_ref().map(|s| s.check.to_vec()),
+                seal.as_ref().map(|s| s.sealed.to_vec()),
+            ])?;
             if n == 0 {
                 return Err(StoreError(format!("game {id} has no open {seat} seat")));
             }
@@ -291,6 +315,11 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 .execute(params![id, side.as_str()])?;
             update(conn, id, after, at)?
         }
+        Change::Expire { id, before } => conn
+            .prepare_cached(
+                "DELETE FROM games WHERE id = ?1 AND status = 'waiting' AND created < ?2",
+            )?
+            .execute(params![id, before])?,
     };
     if changed == 1 {
         Ok(())
@@ -309,7 +338,7 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 }
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
-     resigned, ply, position, key";
+     resigned, ply, position, key, join_check, join_seal, created";
 
 fn bad(id: &str, what: &str) -> StoreError {
     StoreError(format!("stored game {id}: {what}"))
@@ -333,12 +362,17 @@ fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreEr
     }
 }
 
+/// The rules of a row whose columns 1 and 2 are `game` and `rules`.
+fn rules_of(id: &str, row: &Row<'_>) -> Result<RuleSet, StoreError> {
+    let game: String = row.get(1)?;
+    let kind = GameKind::from_word(&game).ok_or_else(|| bad(id, "an unknown game"))?;
+    let rules_text: String = row.get(2)?;
+    RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(id, &e.to_string()))
+}
+
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
     let id: String = row.get(0)?;
-    let game: String = row.get(1)?;
-    let kind = GameKind::from_word(&game).ok_or_else(|| bad(&id, "an unknown game"))?;
-    let rules_text: String = row.get(2)?;
-    let rules = RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(&id, &e.to_string()))?;
+    let rules = rules_of(&id, row)?;
     let light = holder(&id, &row.get::<_, String>(4)?, row.get(5)?)?;
     let dark = holder(&id, &row.get::<_, String>(6)?, row.get(7)?)?;
     let status: String = row.get(8)?;
@@ -350,18 +384,34 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
                 .map_err(|_| bad(&id, "resigned names no side"))?,
         ),
     };
+    let check: Option<Vec<u8>> = row.get(13)?;
+    let sealed: Option<Vec<u8>> = row.get(14)?;
+    let join = match (check, sealed) {
+        (None, None) => None,
+        (Some(check), Some(sealed)) => Some(JoinSeal {
+            check: check
+                .try_into()
+                .map_err(|_| bad(&id, "a join check is not 32 bytes"))?,
+            sealed: sealed
+                .try_into()
+                .map_err(|_| bad(&id, "a sealed token is not 24 bytes"))?,
+        }),
+        _ => return Err(bad(&id, "a join check without its sealed token")),
+    };
     Ok(StoredGame {
         rules,
         seed: row.get(3)?,
         seats: [light, dark],
         moves: Vec::new(),
         resigned,
+        join,
         summary: Summary {
             status: Status::from_word(&status).ok_or_else(|| bad(&id, "an unknown status"))?,
             ply: row.get(10)?,
             position: row.get(11)?,
             key: row.get(12)?,
         },
+        created: row.get(15)?,
         id,
     })
 }
@@ -397,15 +447,42 @@ impl crate::store::Store for Sqlite {
         })
     }
 
-    fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError> {
+    fn unfinished(&self) -> Result<Vec<Unfinished>, StoreError> {
         self.read(|conn| {
-            let mut stmt = conn.prepare(&format!(
-                "SELECT {GAME_COLUMNS} FROM games WHERE status != 'over'"
-            ))?;
-            let games: Vec<StoredGame> = stmt
-                .query_map([], |r| Ok(game_row(r)))?
-                .collect::<Result<Result<_, _>, _>>()??;
-            games.into_iter().map(|g| with_moves(conn, g)).collect()
+            let mut stmt = conn
+                .prepare("SELECT id, game, rules, light, dark FROM games WHERE status != 'over'")?;
+            let rows = stmt.query_map([], |row| {
+                Ok((|| {
+                    let id: String = row.get(0)?;
+                    let rules = rules_of(&id, row)?;
+                    let mut bots = Vec::new();
+                    for column in [3, 4] {
+                        let holder: String = row.get(column)?;
+                        if let Some(word) = holder.strip_prefix("bot:") {
+                            bots.push(Level::from_word(word).ok_or_else(|| {
+                                bad(&id, &format!("a seat is held by {holder:?}"))
+                            })?);
+                        }
+                    }
+                    Ok(Unfinished { id, rules, bots })
+                })())
+            })?;
+            rows.collect::<Result<Result<_, _>, _>>()?
+        })
+    }
+
+    fn waiting_since(&self, before: i64, most: usize) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games WHERE status = 'waiting' AND created < ?1 LIMIT ?2",
+            )?;
+            let ids = stmt
+                .query_map(
+                    params![before, i64::try_from(most).unwrap_or(i64::MAX)],
+                    |r| r.get(0),
+                )?
+                .collect::<Result<_, _>>()?;
+            Ok(ids)
         })
     }
 
@@ -469,12 +546,14 @@ mod tests {
             ],
             moves: Vec::new(),
             resigned: None,
+            join: None,
             summary: Summary {
                 status: Status::Playing,
                 ply: 0,
                 position: "p0".into(),
                 key: "k0".into(),
             },
+            created: 1000,
         }
     }
 
@@ -491,6 +570,102 @@ mod tests {
     fn a_stored_games_debug_form_leaves_out_the_seed() {
         let text = format!("{:?}", game("g1"));
         assert!(text.contains("g1") && !text.contains("seed"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn a_database_of_schema_1_is_migrated_and_its_games_play_on() {
+        let dir = scratch("schema1");
+        std::fs::create_dir_all(&dir).unwrap();
+        {
+            // As the server of schema 1 wrote it: a friend game joined
+            // with its invite, which then was the seat's token, and one
+            // still waiting for its friend.
+            let mut conn = connect(&dir.join(DB_FILE)).unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(MIGRATIONS[0]).unwrap();
+            tx.execute_batch("PRAGMA user_version = 1").unwrap();
+            let insert = "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, \
+                 dark_hash, status, resigned, ply, position, key, created, updated) \
+                 VALUES (?1, 'ur', 'finkel', ?2, 'person', ?3, ?4, ?5, ?6, NULL, ?7, ?8, ?9, 1, 1)";
+            tx.execute(
+                insert,
+                params![
+                    "joined",
+                    vec![1u8; 32],
+                    &TokenHash::of("creator").0[..],
+                    "person",
+                    &TokenHash::of("old-invite").0[..],
+                    "playing",
+                    1,
+                    "p1",
+                    "k1"
+                ],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO moves (game, n, ply, move) VALUES ('joined', 0, 0, 'hand-c1')",
+                [],
+            )
+            .unwrap();
+            tx.execute(
+                insert,
+                params![
+                    "waiting",
+                    vec![2u8; 32],
+                    &TokenHash::of("host").0[..],
+                    "open",
+                    &TokenHash::of("invite").0[..],
+                    "waiting",
+                    0,
+                    "p0",
+                    "k0"
+                ],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+        }
+        let store = Sqlite::open(&dir).unwrap();
+        let version: i64 = store
+            .read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+        let joined = store.load("joined").unwrap().unwrap();
+        assert!(
+            matches!(joined.seats[1], Holder::Person(h) if h.matches(&TokenHash::of("old-invite"))),
+            "the friend of an old game keeps playing with the invite it holds"
+        );
+        assert!(joined.join.is_none());
+        assert_eq!(joined.moves.len(), 1);
+        assert_eq!(store.unfinished().unwrap().len(), 2);
+        // The waiting game is joined as this server joins: a token of its
+        // own, sealed under the invite and the join key.
+        let key = "k".repeat(24);
+        let (token, hash, seal) = crate::secret::new_sealed_token("invite", &key).unwrap();
+        store
+            .write(Change::Join {
+                id: "waiting".into(),
+                seat: Side::Dark,
+                token: hash,
+                seal: Some(seal),
+                after: Summary {
+                    status: Status::Playing,
+                    ply: 0,
+                    position: "p0".into(),
+                    key: "k0".into(),
+                },
+            })
+            .await
+            .unwrap();
+        store.close().unwrap();
+        drop(store);
+        let store = Sqlite::open(&dir).unwrap();
+        let g = store.load("waiting").unwrap().unwrap();
+        assert!(
+            matches!(g.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal())))
+        );
+        assert_eq!(g.join.and_then(|s| s.open("invite", &key)), Some(token));
+        store.close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]
@@ -533,6 +708,8 @@ mod tests {
                 .write(Change::Join {
                     id: "g1".into(),
                     seat: Side::Dark,
+                    token: TokenHash::of("b"),
+                    seal: None,
                     after: after(3)
                 })
                 .await
@@ -548,9 +725,33 @@ mod tests {
         assert_eq!(g.summary, after(3));
         assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
         assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
-        assert_eq!(store.unfinished().unwrap().len(), 1);
+        let unfinished = store.unfinished().unwrap();
+        assert_eq!(unfinished.len(), 1);
+        assert_eq!(unfinished[0].bots, vec![Level::Ladder(2)]);
         assert_eq!(store.counts().unwrap(), [0, 1, 0]);
         assert!(store.load("nope").unwrap().is_none());
+
+        // A game waiting for its friend expires; one being played does not.
+        let mut waiting = game("g2");
+        waiting.summary.status = Status::Waiting;
+        store
+            .write(Change::Create(Box::new(waiting)))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.waiting_since(2000, 10).unwrap(),
+            vec!["g2".to_owned()]
+        );
+        assert!(store.waiting_since(1000, 10).unwrap().is_empty());
+        let expire = |id: &str, before| Change::Expire {
+            id: id.into(),
+            before,
+        };
+        assert!(store.write(expire("g2", 1000)).await.is_err(), "too young");
+        assert!(store.write(expire("g1", 2000)).await.is_err(), "playing");
+        store.write(expire("g2", 2000)).await.unwrap();
+        assert!(store.load("g2").unwrap().is_none());
+        assert_eq!(store.counts().unwrap(), [0, 1, 0]);
         store.close().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -14,7 +14,7 @@ use dice_core::Side;
 use tokio::sync::oneshot;
 
 use crate::engine::{Level, RuleSet};
-use crate::secret::TokenHash;
+use crate::secret::{JoinSeal, TokenHash};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,8 +103,25 @@ pub struct StoredGame {
     pub moves: Vec<StoredMove>,
     /// The side that resigned, if one did.
     pub resigned: Option<Side>,
+    /// For a friend game joined with a join key, the joined seat's token
+    /// sealed under the invite and that key (to answer a retry).
+    pub join: Option<JoinSeal>,
     /// The game as it stood after the last change.
     pub summary: Summary,
+    /// When it was created, in Unix seconds.
+    pub created: i64,
+}
+
+/// What the server checks of an unfinished game at start, without its
+/// moves.
+#[derive(Clone, Debug)]
+pub struct Unfinished {
+    /// The game's id.
+    pub id: String,
+    /// The rules.
+    pub rules: RuleSet,
+    /// The bots' levels (none, one or two).
+    pub bots: Vec<Level>,
 }
 
 impl std::fmt::Debug for StoredGame {
@@ -115,7 +132,9 @@ impl std::fmt::Debug for StoredGame {
             .field("seats", &self.seats)
             .field("moves", &self.moves)
             .field("resigned", &self.resigned)
+            .field("join", &self.join)
             .field("summary", &self.summary)
+            .field("created", &self.created)
             .finish_non_exhaustive()
     }
 }
@@ -136,12 +155,17 @@ pub enum Change {
         /// The game after it.
         after: Summary,
     },
-    /// An open seat taken by the holder of its invite.
+    /// An open seat taken by the holder of its invite, with a fresh token.
     Join {
         /// The game.
         id: String,
         /// The seat.
         seat: Side,
+        /// The hash of the seat's new token.
+        token: TokenHash,
+        /// The token sealed under the invite and the join key, when the
+        /// join sent a key.
+        seal: Option<JoinSeal>,
         /// The game after it.
         after: Summary,
     },
@@ -153,6 +177,14 @@ pub enum Change {
         side: Side,
         /// The game after it.
         after: Summary,
+    },
+    /// A game that waited for its friend since before `before` (Unix
+    /// seconds), deleted; refused when the game is no longer waiting.
+    Expire {
+        /// The game.
+        id: String,
+        /// The time it was to be created before.
+        before: i64,
     },
 }
 
@@ -203,12 +235,13 @@ impl Future for Pending {
     }
 }
 
-/// Where games are kept. The server holds games in memory and writes every
-/// change here before it answers; it reads only at start (the unfinished
-/// games) and for a game no longer in memory.
+/// Where games are kept. The server holds the games asked for lately in
+/// memory and writes every change here before it answers; it reads a game
+/// when it is first asked for, and at start only what it checks of the
+/// unfinished games (their rules and bots, no moves).
 ///
 /// The SQLite store ([`crate::Sqlite`]) is the one there is; a store shared
-/// by several servers (PostgreSQL) would implement the same five calls.
+/// by several servers (PostgreSQL) would implement the same calls.
 pub trait Store: Send + Sync + 'static {
     /// Queues a change; the returned [`Pending`] resolves once the change
     /// is durable. Changes are applied in the order they are queued.
@@ -221,12 +254,20 @@ pub trait Store: Send + Sync + 'static {
     /// [`StoreError`] when the store cannot be read.
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
 
-    /// Every game not over, moves and all.
+    /// Every game not over: its id, rules and bots, not its moves.
     ///
     /// # Errors
     ///
     /// [`StoreError`] when the store cannot be read.
-    fn unfinished(&self) -> Result<Vec<StoredGame>, StoreError>;
+    fn unfinished(&self) -> Result<Vec<Unfinished>, StoreError>;
+
+    /// Up to `most` games waiting for their friend since before `before`
+    /// (Unix seconds).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn waiting_since(&self, before: i64, most: usize) -> Result<Vec<String>, StoreError>;
 
     /// How many games there are of each status.
     ///

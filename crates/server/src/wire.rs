@@ -202,21 +202,48 @@ pub fn parse_move(body: &[u8]) -> Result<MoveRequest, BodyError> {
     Ok(req)
 }
 
-/// `POST /api/games/{id}/join`: the invite token of the open seat.
+/// `POST /api/games/{id}/join`: the invite token of the open seat, and
+/// the joining client's own join key, with which a retry of this join
+/// (its reply lost) is answered as the first join was.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
     /// The invite token (from the link's `#join=`).
     pub invite: String,
+    /// The join key: random, chosen by the client, 22 to 128 URL-safe
+    /// base64 characters (at least 128 bits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
-/// Reads a join body.
+/// Reads a join body; a join key must be 22 to 128 URL-safe base64
+/// characters.
 ///
 /// # Errors
 ///
 /// [`BodyError`] naming what is wrong.
+///
+/// ```
+/// use race_server::wire::parse_join;
+///
+/// let req = parse_join(br#"{"invite": "abc", "key": "0123456789abcdefghij-_"}"#)?;
+/// assert_eq!(req.key.as_deref(), Some("0123456789abcdefghij-_"));
+/// assert!(parse_join(br#"{"invite": "abc"}"#)?.key.is_none());
+/// assert!(parse_join(br#"{"invite": "abc", "key": "short"}"#).is_err());
+/// # Ok::<(), race_server::wire::BodyError>(())
+/// ```
 pub fn parse_join(body: &[u8]) -> Result<JoinRequest, BodyError> {
-    json(body)
+    let req: JoinRequest = json(body)?;
+    if let Some(key) = &req.key
+        && !crate::secret::is_join_key(key)
+    {
+        return Err(BodyError(format!(
+            "a join key must be {} to {} URL-safe base64 characters (A-Z, a-z, 0-9, - and _)",
+            crate::secret::JOIN_KEY_MIN,
+            crate::secret::JOIN_KEY_MAX,
+        )));
+    }
+    Ok(req)
 }
 
 #[derive(Deserialize)]

@@ -70,8 +70,8 @@ impl<R: BufRead> Input<R> {
 }
 
 /// The state of the printed transcript.
-struct Transcript<'a, E: crate::engine::Engine> {
-    s: Session<E>,
+struct Transcript<'a, G: race_games::RaceGame> {
+    s: Session<G>,
     out: &'a mut dyn Write,
     /// Plies narrated so far.
     seen: usize,
@@ -81,7 +81,7 @@ struct Transcript<'a, E: crate::engine::Engine> {
     live: bool,
 }
 
-impl<E: crate::engine::Engine> Transcript<'_, E> {
+impl<G: race_games::RaceGame> Transcript<'_, G> {
     fn say(&mut self, text: &str) -> std::io::Result<()> {
         writeln!(self.out, "{text}")
     }
@@ -131,7 +131,7 @@ impl<E: crate::engine::Engine> Transcript<'_, E> {
         let mut menu = format!(
             "{side} to move, {}   {}\n",
             self.s.throw().unwrap_or_default(),
-            crate::render::dice_key::<E>(&self.s.opts.style)
+            crate::render::dice_key::<G>(&self.s.opts.style)
         );
         for (i, c) in self.s.choices().iter().enumerate() {
             menu.push_str(&format!("  {:>2}. {c}\n", i + 1));
@@ -240,8 +240,8 @@ impl<E: crate::engine::Engine> Transcript<'_, E> {
 /// # Errors
 ///
 /// A refusal when a new game cannot be set up; I/O errors on output.
-pub fn run<E: crate::engine::Engine, R: BufRead>(
-    session: Session<E>,
+pub fn run<G: race_games::RaceGame, R: BufRead>(
+    session: Session<G>,
     mut input: Input<R>,
     out: &mut dyn Write,
     live: bool,
@@ -298,7 +298,7 @@ pub fn run<E: crate::engine::Engine, R: BufRead>(
             if !t.s.opts.pace.is_zero() {
                 std::thread::sleep(t.s.opts.pace);
             }
-            let Some(mv) = E::choose(&t.s.opts.bot, &t.s.game) else {
+            let Some(mv) = t.s.opts.bot.choose(&t.s.game) else {
                 break;
             };
             let said = t.s.bot_plays(mv);

@@ -13,8 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use dice_core::{Dice, Game, PlayError, Rules, Seed, Setup, Side, Undone, throw_bits};
+use race_games::{Bot, RaceGame};
 
-use crate::engine::Engine;
 use crate::error::{Failure, Refused, io_words};
 use crate::input::GivenSeed;
 use crate::query::{MOVE_LIST_COLUMN, move_list, move_list_by, result_line};
@@ -44,13 +44,13 @@ pub enum Mover {
 }
 
 /// How a session is played.
-pub struct Options<E: Engine> {
+pub struct Options<G: RaceGame> {
     /// Who plays.
     pub mode: Mode,
     /// The person's side against the bot.
     pub human: Side,
     /// The bot.
-    pub bot: E::Bot,
+    pub bot: Bot<G>,
     /// The solved table a `level perfect` command plays from, when given.
     pub table: Option<PathBuf>,
     /// Who moves first in a new game (thrown for, or the rules', when `None`).
@@ -190,11 +190,11 @@ pub fn next_seed(seed: &Seed) -> Seed {
 
 /// A game being played: the game, how it is played, and where its record
 /// goes (written after every change).
-pub struct Session<E: Engine> {
+pub struct Session<G: RaceGame> {
     /// How it is played.
-    pub opts: Options<E>,
+    pub opts: Options<G>,
     /// The game.
-    pub game: Game<E>,
+    pub game: Game<G>,
     /// Its seed, as shown.
     pub seed: GivenSeed,
     /// Where its record goes.
@@ -205,19 +205,19 @@ pub struct Session<E: Engine> {
     saved: Vec<std::path::PathBuf>,
 }
 
-impl<E: Engine> Session<E> {
+impl<G: RaceGame> Session<G> {
     /// A new game under `variant` from `seed`, its record written at once.
     ///
     /// # Errors
     ///
     /// A refusal when the game cannot be set up or its record not written.
     pub fn start(
-        opts: Options<E>,
-        variant: E::Variant,
+        opts: Options<G>,
+        variant: G::Variant,
         seed: GivenSeed,
         record: Option<RecordFile>,
-    ) -> Result<Session<E>, Refused> {
-        let game = new_game::<E>(variant, &seed.seed, opts.first)?;
+    ) -> Result<Session<G>, Refused> {
+        let game = new_game::<G>(variant, &seed.seed, opts.first)?;
         let session = Session {
             opts,
             game,
@@ -236,11 +236,11 @@ impl<E: Engine> Session<E> {
     ///
     /// `no_seed` for a record without a seed: its throws cannot go on.
     pub fn resume(
-        opts: Options<E>,
-        game: Game<E>,
+        opts: Options<G>,
+        game: Game<G>,
         input: &str,
         record: Option<RecordFile>,
-    ) -> Result<Session<E>, Refused> {
+    ) -> Result<Session<G>, Refused> {
         let Some(seed) = game.seed().cloned() else {
             return Err(Refused::new(
                 input,
@@ -297,7 +297,7 @@ impl<E: Engine> Session<E> {
 
     /// The first line: the game, its rules and seed, and who plays.
     pub fn title(&self) -> String {
-        let level = E::bot_name(&self.opts.bot);
+        let level = self.opts.bot.level();
         let who = match self.opts.mode {
             Mode::Bot => format!(
                 "you play {} against the bot (level {level})",
@@ -308,7 +308,7 @@ impl<E: Engine> Session<E> {
         };
         format!(
             "{} under {}, seed {}: {who}",
-            E::GAME,
+            G::GAME,
             self.game.variant(),
             self.seed.shown
         )
@@ -319,6 +319,7 @@ impl<E: Engine> Session<E> {
     pub fn opening(&self) -> Vec<String> {
         let style = &self.opts.style;
         let variant = self.game.variant();
+        let look = render::dice_look::<G>();
         let lines: Vec<String> = self
             .game
             .opening()
@@ -327,7 +328,7 @@ impl<E: Engine> Session<E> {
             .filter_map(|(i, pair)| {
                 let &[light, dark] = pair else { return None };
                 let (l, d) = (light.marked(), dark.marked());
-                let verdict = match <E as Rules>::throw_off(variant, light, dark) {
+                let verdict = match <G as Rules>::throw_off(variant, light, dark) {
                     Some(w) => {
                         let (won, lost) = if w == Side::Light { (l, d) } else { (d, l) };
                         format!("{w} threw more marked dice ({won} to {lost}) and moves first")
@@ -337,8 +338,8 @@ impl<E: Engine> Session<E> {
                 Some(format!(
                     "opening throw {}: light {}, dark {}: {verdict}.",
                     i + 1,
-                    render::faces(light, &E::DICE, style),
-                    render::faces(dark, &E::DICE, style),
+                    render::faces(light, &look, style),
+                    render::faces(dark, &look, style),
                 ))
             })
             .collect();
@@ -355,14 +356,14 @@ impl<E: Engine> Session<E> {
         Some(format!(
             "{:>4}. {}",
             index + 1,
-            E::narrate(self.game.variant(), entry, &self.opts.style)
+            render::narrate(self.game.variant(), entry, &self.opts.style)
         ))
     }
 
     /// The throw in hand: `dice ▲△▲△  roll 2`.
     pub fn throw(&self) -> Option<String> {
         let roll = self.game.roll()?;
-        Some(render::throw::<E>(
+        Some(render::throw::<G>(
             self.game.variant(),
             self.game.faces(),
             roll,
@@ -375,9 +376,9 @@ impl<E: Engine> Session<E> {
         let Some(roll) = self.game.roll() else {
             return Vec::new();
         };
-        E::move_infos(self.game.variant(), self.game.position(), roll)
+        G::legal_moves(self.game.variant(), self.game.position(), roll)
             .iter()
-            .map(E::move_label)
+            .map(race_games::LegalMove::label)
             .collect()
     }
 
@@ -418,7 +419,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Plays the bot's move (chosen for this very game).
-    pub fn bot_plays(&mut self, mv: E::Move) -> Option<Said> {
+    pub fn bot_plays(&mut self, mv: G::Move) -> Option<Said> {
         match self.game.play(mv) {
             Ok(_) => self.kept(),
             Err(e) => Some(Said::Warn(format!(
@@ -518,7 +519,7 @@ impl<E: Engine> Session<E> {
     /// A refusal when the game cannot be set up.
     pub fn new_game(&mut self) -> Result<Option<Said>, Refused> {
         let seed = GivenSeed::made(next_seed(&self.seed.seed));
-        self.game = new_game::<E>(self.game.variant().clone(), &seed.seed, self.opts.first)?;
+        self.game = new_game::<G>(self.game.variant().clone(), &seed.seed, self.opts.first)?;
         self.seed = seed;
         self.resumed = None;
         self.record = self.record.as_ref().map(RecordFile::next);
@@ -569,7 +570,7 @@ impl<E: Engine> Session<E> {
         let Ok((_, text)) = crate::input::read_text(&path.display().to_string()) else {
             return Some(other);
         };
-        let Ok(theirs) = dice_core::Record::<E>::parse(&text) else {
+        let Ok(theirs) = dice_core::Record::<G>::parse(&text) else {
             return Some(other);
         };
         let mine = self.game.to_record();
@@ -589,12 +590,12 @@ impl<E: Engine> Session<E> {
     /// An I/O error reading a table.
     pub fn level(&mut self, text: &str) -> Result<Said, Failure> {
         let table = self.opts.table.as_deref();
-        match crate::engine::bot::<E>(text, self.game.variant(), "level", table) {
+        match crate::engine::bot::<G>(text, self.game.variant(), "level", table) {
             Ok(bot) => {
                 self.opts.bot = bot;
                 Ok(Said::Note(format!(
                     "the bot now plays at level {}.",
-                    E::bot_name(&self.opts.bot)
+                    self.opts.bot.level()
                 )))
             }
             Err(e @ Failure::Io(_)) => Err(e),
@@ -604,19 +605,19 @@ impl<E: Engine> Session<E> {
 
     /// The numbered list of every ply.
     pub fn list(&self) -> String {
-        move_list::<E>(self.game.log())
+        move_list::<G>(self.game.log())
     }
 
     /// The numbered list of every ply in lines of at most `width` columns
     /// (as many plies to a line as fit).
     pub fn list_within(&self, width: usize) -> String {
-        move_list_by::<E>(self.game.log(), (width / MOVE_LIST_COLUMN).max(1))
+        move_list_by::<G>(self.game.log(), (width / MOVE_LIST_COLUMN).max(1))
     }
 
     /// The route of the side to move (or the person's).
     pub fn route(&self) -> String {
         let side = self.game.side().unwrap_or(self.opts.human);
-        E::draw_route(self.game.variant(), side, &self.opts.style)
+        render::route::<G>(self.game.variant(), side, &self.opts.style)
     }
 
     /// What to say on leaving: where the record is and how to go on.
@@ -633,7 +634,7 @@ impl<E: Engine> Session<E> {
                 lines.push(format!(
                     "the record is in {path} (ply {}); go on with: race play {} --resume {path}",
                     self.game.ply(),
-                    E::CMD
+                    G::KIND
                 ));
             }
         }
@@ -642,11 +643,11 @@ impl<E: Engine> Session<E> {
 }
 
 /// A new game from a seed.
-fn new_game<E: Engine>(
-    variant: E::Variant,
+fn new_game<G: RaceGame>(
+    variant: G::Variant,
     seed: &Seed,
     first: Option<Side>,
-) -> Result<Game<E>, Refused> {
+) -> Result<Game<G>, Refused> {
     let mut setup = Setup::new(Dice::Seeded(seed.clone()), variant);
     if let Some(first) = first {
         setup = setup.with_first(first);
@@ -656,7 +657,7 @@ fn new_game<E: Engine>(
 
 /// The game at `turns` plies into a finished one: its record cut there and
 /// replayed, for stepping through it.
-pub fn cut<E: Engine>(game: &Game<E>, turns: usize) -> Option<Game<E>> {
+pub fn cut<G: RaceGame>(game: &Game<G>, turns: usize) -> Option<Game<G>> {
     let mut record = game.to_record();
     if turns < record.turns.len() {
         record.turns.truncate(turns);

@@ -55,6 +55,12 @@ impl Server {
     /// no create limit, and `extra` arguments (which may replace those),
     /// and waits for its `listening on` line.
     pub fn start(data: &Path, extra: &[&str]) -> Server {
+        Server::start_with(Command::new(env!("CARGO_BIN_EXE_race")), data, extra)
+    }
+
+    /// As [`Server::start`], with `command` running the server (another
+    /// build of `race`, or a shell that sets limits and runs it).
+    pub fn start_with(mut command: Command, data: &Path, extra: &[&str]) -> Server {
         static N: AtomicU32 = AtomicU32::new(0);
         let log = data.with_extension(format!("log{}", N.fetch_add(1, Ordering::Relaxed)));
         let mut args = vec!["serve"];
@@ -68,7 +74,7 @@ impl Server {
             }
         }
         args.extend_from_slice(extra);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_race"))
+        let mut child = command
             .args(&args)
             .arg("--data")
             .arg(data)
@@ -102,6 +108,11 @@ impl Server {
             })
             .to_owned();
         Server { child, addr, log }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Kills the server at once (SIGKILL): no chance to finish anything.
@@ -211,11 +222,16 @@ impl Server {
 
     /// Opens the game's event stream.
     pub fn events(&self, id: &str) -> Events {
+        self.stream(&format!("/api/games/{id}/events"))
+    }
+
+    /// Opens an event stream at `path` (with its query).
+    pub fn stream(&self, path: &str) -> Events {
         let mut stream = TcpStream::connect(&self.addr).expect("connect");
         stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
         write!(
             stream,
-            "GET /api/games/{id}/events HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
             self.addr
         )
         .expect("send");
@@ -391,11 +407,26 @@ impl Events {
     /// The next `state` event's JSON; `None` when the stream ends.
     pub fn next_state(&mut self) -> Option<Value> {
         loop {
+            let (name, data) = self.next_event()?;
+            if name == "state" {
+                return Some(data);
+            }
+        }
+    }
+
+    /// The next event's name and JSON (comments skipped); `None` when the
+    /// stream ends.
+    pub fn next_event(&mut self) -> Option<(String, Value)> {
+        loop {
             while let Some(end) = self.pending.windows(2).position(|w| w == b"\n\n") {
                 let event: Vec<u8> = self.pending.drain(..end + 2).collect();
                 let text = String::from_utf8_lossy(&event);
-                if let Some(data) = text.strip_prefix("event: state\ndata: ").map(str::trim_end) {
-                    return Some(serde_json::from_str(data).expect("event JSON"));
+                if let Some((name, data)) = text
+                    .strip_prefix("event: ")
+                    .and_then(|rest| rest.split_once("\ndata: "))
+                {
+                    let data = serde_json::from_str(data.trim_end()).expect("event JSON");
+                    return Some((name.to_owned(), data));
                 }
             }
             if !self.fill() {

@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
-use dice_core::{Faces, LogEntry, Rules, Side, Thought};
-use senet::{Flags, House, Move, Place, Position, Senet, Variant, display_entry};
+use dice_core::{Faces, LogEntry, Notation, Rules, Side, Thought};
+use senet::{Flags, HOUSES, House, Move, Place, Position, Senet, Variant, display_entry};
 use serde::Serialize;
 
 use crate::catalogue::{Field, LevelNote, Preset};
+use crate::encode::put;
 use crate::words::{DiceKind, Words};
 use crate::{
     BadPosition, Board, BoardRow, Counts, Did, Direction, Inconsistent, Kind, LegalMove, LevelWord,
@@ -448,6 +449,48 @@ impl RaceGame for Senet {
 
     fn solved_rules(_tables: &Tables) -> Vec<String> {
         Vec::new()
+    }
+
+    fn action_count(_variant: &Variant) -> usize {
+        usize::from(HOUSES)
+    }
+
+    fn action(_variant: &Variant, _position: &Position, mv: Move) -> usize {
+        usize::from(mv.from().number().saturating_sub(1))
+    }
+
+    fn observation_len(_variant: &Variant) -> usize {
+        2 * usize::from(HOUSES) + 4
+    }
+
+    fn observe(variant: &Variant, position: &Position, roll: Option<u8>, out: &mut [f32]) {
+        out.fill(0.0);
+        let me = position.side();
+        let houses = usize::from(HOUSES);
+        for (i, house) in House::ALL.into_iter().enumerate() {
+            match position.at(house) {
+                Some(side) if side == me => put(out, i, 1.0),
+                Some(_) => put(out, houses + i, 1.0),
+                None => {}
+            }
+        }
+        let pieces = f32::from(variant.piece_count().max(1));
+        put(
+            out,
+            2 * houses,
+            f32::from(position.home(me, variant)) / pieces,
+        );
+        put(
+            out,
+            2 * houses + 1,
+            f32::from(position.home(me.other(), variant)) / pieces,
+        );
+        put(
+            out,
+            2 * houses + 2,
+            f32::from(roll.unwrap_or(0)) / f32::from(Senet::max_roll(variant)),
+        );
+        put(out, 2 * houses + 3, f32::from(u8::from(me == Side::Light)));
     }
 
     fn any_move(bits: u64) -> Option<Move> {

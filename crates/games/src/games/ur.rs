@@ -4,11 +4,14 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use dice_core::{Faces, LogEntry, Side, Thought};
-use royal_ur::{BoardShape, Flags, Move, Place, Position, Square, Ur, Variant, display_entry};
+use royal_ur::{
+    BoardShape, CELLS, Flags, Move, Place, Position, Square, Ur, Variant, display_entry,
+};
 use serde::Serialize;
 use ur_solve::{PerfectBot, Table, WinChances as _};
 
 use crate::catalogue::{Field, LevelNote, Preset};
+use crate::encode::put;
 use crate::words::{DiceKind, Words, number_word};
 use crate::{
     BadPosition, Board, BoardRow, Counts, Did, Inconsistent, Kind, LegalMove, LevelWord, Mark,
@@ -470,6 +473,58 @@ impl RaceGame for Ur {
 
     /// The standard board's twenty squares, the hand, home, and the aseb
     /// board's i2..l2 (the squares the standard board lacks).
+    fn action_count(variant: &Variant) -> usize {
+        usize::from(variant.path().len()) + 1
+    }
+
+    fn action(variant: &Variant, position: &Position, mv: Move) -> usize {
+        match mv.from() {
+            Place::Square(sq) => position
+                .step_at(position.side(), sq, variant.path())
+                .map_or(0, usize::from),
+            Place::Hand | Place::Home => 0,
+        }
+    }
+
+    fn observation_len(_variant: &Variant) -> usize {
+        3 * CELLS + 6
+    }
+
+    fn observe(variant: &Variant, position: &Position, roll: Option<u8>, out: &mut [f32]) {
+        out.fill(0.0);
+        let me = position.side();
+        let shape = variant.board();
+        for cell in 0..CELLS {
+            let Some(sq) = shape.square(cell) else {
+                continue;
+            };
+            match position.at(sq) {
+                Some(side) if side == me => put(out, cell, 1.0),
+                Some(_) => put(out, CELLS + cell, 1.0),
+                None => continue,
+            }
+            if position.is_second_visit(sq) {
+                put(out, 2 * CELLS + cell, 1.0);
+            }
+        }
+        let pieces = f32::from(variant.pieces().max(1));
+        for (i, side) in [me, me.other()].into_iter().enumerate() {
+            put(
+                out,
+                3 * CELLS + 2 * i,
+                f32::from(position.hand(side)) / pieces,
+            );
+            put(
+                out,
+                3 * CELLS + 2 * i + 1,
+                f32::from(position.home(side)) / pieces,
+            );
+        }
+        let top = f32::from(variant.max_roll().max(1));
+        put(out, 3 * CELLS + 4, f32::from(roll.unwrap_or(0)) / top);
+        put(out, 3 * CELLS + 5, f32::from(u8::from(me == Side::Light)));
+    }
+
     fn any_move(bits: u64) -> Option<Move> {
         let place = |b: u64| match b % 26 {
             20 => Place::Hand,
