@@ -4,6 +4,12 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Serialize;
+use std::time::{Duration, Instant};
+
+use crate::throttle::Throttle;
+
+/// The one message of a 500 `internal` reply.
+pub const INTERNAL_MESSAGE: &str = "the server failed to complete the request; its log says why";
 
 /// A refused request, as the contract writes it.
 #[derive(Clone, Debug)]
@@ -82,9 +88,23 @@ impl ApiError {
         )
     }
 
-    /// 500 `internal`: the server failed (the store), not the request.
-    pub fn internal(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    /// 500 `internal`: the server failed (the store, the system), not the
+    /// request. What failed goes to the log (at most a line every 10 s,
+    /// with the count of those left out), never to the client: the reply
+    /// says only that the server failed, since a database's or the
+    /// system's error text can name files, queries or settings.
+    pub fn internal(detail: impl std::fmt::Display) -> ApiError {
+        static LOG: Throttle = Throttle::new(Duration::from_secs(10));
+        if let Some(left_out) = LOG.allow(Instant::now()) {
+            tracing::error!(
+                "a request failed inside the server: {detail} ({left_out} more since the last line)"
+            );
+        }
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            INTERNAL_MESSAGE,
+        )
     }
 
     /// The same error with the game's current state beside it.

@@ -421,8 +421,8 @@ impl Hub {
         let ids =
             tokio::task::spawn_blocking(move || hub.store.waiting_since(before, EXPIRED_AT_ONCE))
                 .await
-                .map_err(internal)?
-                .map_err(internal)?;
+                .map_err(ApiError::internal)?
+                .map_err(ApiError::internal)?;
         for id in ids {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
@@ -437,7 +437,7 @@ impl Hub {
                 id: slot.id.clone(),
                 before,
             };
-            self.store.write(change).await.map_err(internal)?;
+            self.store.write(change).await.map_err(ApiError::internal)?;
             self.metrics.game_expired();
             self.drop_slot(&slot, &mut live);
         }
@@ -590,12 +590,9 @@ impl Hub {
         let stored = self
             .store
             .load(id)
-            .map_err(|e| ApiError::internal(e.to_string()))?
+            .map_err(ApiError::internal)?
             .ok_or_else(ApiError::no_game)?;
-        let live = self.revive(stored).map_err(|e| {
-            tracing::error!("{e}");
-            ApiError::internal(e.to_string())
-        })?;
+        let live = self.revive(stored).map_err(ApiError::internal)?;
         let slot = self.slot_for(id.to_owned(), live);
         Ok(Arc::clone(
             self.games
@@ -719,25 +716,26 @@ impl Hub {
         let other = match bot {
             Some(bot) => (Seat::Bot(level, Some(bot)), None),
             None => {
-                let (invite, hash) = secret::new_token().map_err(internal)?;
+                let (invite, hash) = secret::new_token().map_err(ApiError::internal)?;
                 (Seat::Open(hash), Some(invite))
             }
         };
-        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(internal)?;
+        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(ApiError::internal)?;
         let side = match side {
             SideChoice::Light => Side::Light,
             SideChoice::Dark => Side::Dark,
             SideChoice::Random => {
-                if secret::random::<1>().map_err(internal)?[0] & 1 == 0 {
+                if secret::random::<1>().map_err(ApiError::internal)?[0] & 1 == 0 {
                     Side::Light
                 } else {
                     Side::Dark
                 }
             }
         };
-        let id = secret::new_id().map_err(internal)?;
-        let (token, hash) = secret::new_token().map_err(internal)?;
-        let game = AnyGame::new(&rules, Seed::new(seed).map_err(internal)?).map_err(internal)?;
+        let id = secret::new_id().map_err(ApiError::internal)?;
+        let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
+        let game = AnyGame::new(&rules, Seed::new(seed).map_err(ApiError::internal)?)
+            .map_err(ApiError::internal)?;
         let (other_seat, invite) = other;
         let mut seats = [Seat::Person(hash), other_seat];
         if side == Side::Dark {
@@ -768,7 +766,7 @@ impl Hub {
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
-            .map_err(internal)?;
+            .map_err(ApiError::internal)?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
         let state = slot.state();
@@ -888,7 +886,7 @@ impl Hub {
         };
         if let Err(e) = self.store.write(change).await {
             live.game.undo();
-            return Err(internal(e));
+            return Err(ApiError::internal(e));
         }
         live.moves += 1;
         self.metrics.move_accepted();
@@ -944,11 +942,11 @@ impl Hub {
             let (token, hash, seal) = match &key {
                 Some(key) => {
                     let (token, hash, seal) =
-                        secret::new_sealed_token(&invite, key).map_err(internal)?;
+                        secret::new_sealed_token(&invite, key).map_err(ApiError::internal)?;
                     (token, hash, Some(seal))
                 }
                 None => {
-                    let (token, hash) = secret::new_token().map_err(internal)?;
+                    let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
                     (token, hash, None)
                 }
             };
@@ -965,7 +963,7 @@ impl Hub {
             if let Err(e) = hub.store.write(change).await {
                 *live.seat_mut(side) = Seat::Open(expected);
                 live.join = None;
-                return Err(internal(e));
+                return Err(ApiError::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -1016,7 +1014,7 @@ impl Hub {
             };
             if let Err(e) = hub.store.write(change).await {
                 live.game.undo();
-                return Err(internal(e));
+                return Err(ApiError::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -1124,10 +1122,6 @@ async fn spawn<T: Send + 'static>(
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the change failed: {e}"))))
 }
 
-fn internal(e: impl std::fmt::Display) -> ApiError {
-    ApiError::internal(e.to_string())
-}
-
 /// What comes before a state's JSON in its server-sent event.
 const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
 /// What comes before a delta's JSON in its server-sent event.
@@ -1173,6 +1167,7 @@ struct StateView<'a> {
 mod tests {
     use super::*;
     use crate::sqlite::Sqlite;
+    use crate::store::Pending;
 
     #[tokio::test(flavor = "multi_thread")]
     async fn a_game_nobody_asks_for_is_forgotten_and_found_again_as_it_was() {
@@ -1207,5 +1202,63 @@ mod tests {
         assert_eq!(found.state(), joined.state);
         hub.store().close().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A store that fails every call, saying where its files are, as a
+    /// database's error does.
+    struct Broken;
+
+    const WHERE: &str = "disk I/O error at /srv/secret/race.sqlite3";
+
+    impl Store for Broken {
+        fn write(&self, _: Change) -> Pending {
+            Pending::settled(Err(StoreError(WHERE.into())))
+        }
+        fn load(&self, _: &str) -> Result<Option<StoredGame>, StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
+        fn unfinished(&self) -> Result<Vec<crate::store::Unfinished>, StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
+        fn waiting_since(&self, _: i64, _: usize) -> Result<Vec<String>, StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
+        fn counts(&self) -> Result<crate::store::Counts, StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
+        fn close(&self) -> Result<(), StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn a_failing_store_is_answered_internal_without_its_words() {
+        let none: &[std::path::PathBuf] = &[];
+        let tables = Tables::open(none).unwrap();
+        let metrics = Arc::new(Metrics::new([0; 3]));
+        let hub = Hub::new(
+            Arc::new(Broken),
+            tables,
+            Duration::ZERO,
+            metrics,
+            None,
+            Duration::ZERO,
+        );
+        let request = crate::wire::parse_create(br#"{"game": "ur", "opponent": "friend"}"#);
+        let plan = hub.plan(request.unwrap()).unwrap();
+        let refused = hub
+            .create(plan)
+            .await
+            .err()
+            .expect("nothing stored, nothing created");
+        assert_eq!((refused.status.as_u16(), refused.code), (500, "internal"));
+        assert_eq!(refused.message, crate::error::INTERNAL_MESSAGE);
+        let asked = hub
+            .slot(&secret::new_id().unwrap())
+            .await
+            .err()
+            .expect("the store cannot be read");
+        assert_eq!(asked.code, "internal", "{}", asked.message);
+        assert!(!asked.message.contains("secret"), "{}", asked.message);
     }
 }

@@ -80,7 +80,7 @@ pub async fn plies(
     let told = tokio::task::spawn_blocking(move || review::tell(&game, &tables))
         .await
         .map_err(|e| ApiError::internal(format!("telling the game failed: {e}")))?
-        .map_err(|e| ApiError::internal(e.to_string()))?;
+        .map_err(ApiError::internal)?;
     let Story {
         start,
         mut plies,
