@@ -317,7 +317,14 @@ impl Server {
         let store = Arc::clone(app.hub.store());
         tokio::task::spawn_blocking(move || store.close())
             .await
-            .map_err(|e| StoreError(e.to_string()))??;
+            .map_err(|e| StoreError(e.to_string()))?
+            .map_err(|e| {
+                StoreError(format!(
+                    "stopped, but the database could not be closed cleanly \
+                     (every move acknowledged was stored before its reply): {}",
+                    e.0
+                ))
+            })?;
         tracing::info!("stopped; the database is closed");
         Ok(())
     }
