@@ -28,7 +28,7 @@ use crate::hub::{Hub, Slot};
 use crate::limit::{CreateLimit, Gate, Over, Ticket};
 use crate::page;
 use crate::review;
-use crate::secret::TokenHash;
+use crate::secret::{self, TokenHash};
 use crate::wire::{self, BODY_MAX};
 
 /// How long a client may take to send a request body.
@@ -107,19 +107,40 @@ pub fn router(app: App) -> Router {
         .with_state(app)
 }
 
+/// A request's path as the log shows it: a segment that could be a secret
+/// (longer than a game id, in the tokens' alphabet) as `…`, and the whole
+/// cut to [`LOGGED_PATH_MAX`] bytes.
+fn logged_path(path: &str) -> String {
+    let mut logged = String::with_capacity(path.len().min(LOGGED_PATH_MAX + 4));
+    for (i, segment) in path.split('/').enumerate() {
+        if i > 0 {
+            logged.push('/');
+        }
+        let secret_like = segment.len() > secret::ID_TEXT_LEN
+            && segment
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        logged.push_str(if secret_like { "…" } else { segment });
+        if logged.len() > LOGGED_PATH_MAX {
+            break;
+        }
+    }
+    if logged.len() > LOGGED_PATH_MAX {
+        let mut end = LOGGED_PATH_MAX;
+        while !logged.is_char_boundary(end) {
+            end -= 1;
+        }
+        logged.truncate(end);
+        logged.push('…');
+    }
+    logged
+}
+
 /// Logs and times every request and adds the security headers.
 async fn frame(State(app): State<App>, req: Request, next: Next) -> Response {
     let start = Instant::now();
     let method = req.method().clone();
-    let mut path = req.uri().path().to_owned();
-    if path.len() > LOGGED_PATH_MAX {
-        let mut end = LOGGED_PATH_MAX;
-        while !path.is_char_boundary(end) {
-            end -= 1;
-        }
-        path.truncate(end);
-        path.push('…');
-    }
+    let path = logged_path(req.uri().path());
     let mut response = next.run(req).await;
     let headers = response.headers_mut();
     for (name, value) in SECURITY_HEADERS {
@@ -476,4 +497,22 @@ async fn events(
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_logged_path_hides_what_could_be_a_token_and_is_bounded() {
+        let id = secret::new_id().unwrap();
+        let (token, _) = secret::new_token().unwrap();
+        let token = token.reveal().to_owned();
+        assert_eq!(logged_path(&format!("/g/{id}")), format!("/g/{id}"));
+        let logged = logged_path(&format!("/api/games/{token}/moves"));
+        assert_eq!(logged, "/api/games/…/moves");
+        assert!(!logged.contains(&token));
+        let long = format!("/{}", "é/".repeat(100_000));
+        assert!(logged_path(&long).len() <= LOGGED_PATH_MAX + '…'.len_utf8());
+    }
 }

@@ -19,6 +19,8 @@ use subtle::ConstantTimeEq;
 
 /// Bytes of a game id: 96 bits, 16 characters.
 const ID_BYTES: usize = 12;
+/// The length of a game id's text (base64url of [`ID_BYTES`]).
+pub const ID_TEXT_LEN: usize = ID_BYTES / 3 * 4;
 /// Bytes of a token: 192 bits, 32 characters.
 pub const TOKEN_BYTES: usize = 24;
 /// Bytes of a game's seed.
@@ -57,7 +59,7 @@ pub fn new_id() -> Result<String, RandomError> {
 /// Whether `text` could be a game id (it may still name no game).
 #[must_use]
 pub fn is_id(text: &str) -> bool {
-    text.len() == ID_BYTES / 3 * 4
+    text.len() == ID_TEXT_LEN
         && text
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
