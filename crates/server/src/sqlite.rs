@@ -244,6 +244,9 @@ impl Sqlite {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))
                 .map_err(|e| fail("cannot set the mode of", e))?;
         }
+        if !dir.is_dir() {
+            return Err(StoreError(format!("{} is not a folder", dir.display())).into());
+        }
         check_private(dir, true, allow_shared)?;
         let lock_path = dir.join(LOCK_FILE);
         create_private(&lock_path).map_err(|e| fail("cannot lock", e))?;
