@@ -567,6 +567,10 @@ pub struct ServeArgs {
     /// (a day by default); 0: for ever.
     #[arg(long, value_name = "SECS", default_value_t = race_server::WAITING_EXPIRY.as_secs_f64())]
     pub waiting_expiry: f64,
+    /// Serve a data folder its group or others can read or enter, or a
+    /// database they can read (refused otherwise: it holds the seeds).
+    #[arg(long)]
+    pub allow_shared_data: bool,
 }
 
 /// `race loadtest`.

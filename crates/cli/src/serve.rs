@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use race_server::engine::GameKind;
 use race_server::loadtest::{self, LoadError, Options};
-use race_server::{Config, HubError, ServeError};
+use race_server::{Config, HubError, OpenError, ServeError};
 
 use crate::cli::{GameName, LoadtestArgs, ServeArgs};
 use crate::emit;
@@ -37,6 +37,7 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
         streams_per_address: a.max_streams_per_address,
         stall: Duration::from_secs_f64(a.stall),
         waiting_expiry: Duration::from_secs_f64(a.waiting_expiry),
+        allow_shared_data: a.allow_shared_data,
         ..Config::new(a.addr, a.data.clone())
     };
     let mut announced = Ok(());
@@ -62,7 +63,11 @@ fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
             "listen",
             format!("cannot listen on {addr}: {why}"),
         ),
-        ServeError::Store(s) | ServeError::Hub(HubError::Store(s)) => (data, "store", s.0.clone()),
+        ServeError::Store(s)
+        | ServeError::Hub(HubError::Store(s))
+        | ServeError::Open(OpenError::Store(s)) => (data, "store", s.0.clone()),
+        ServeError::Open(e @ OpenError::Shared { .. }) => (data, "shared_data", e.to_string()),
+        ServeError::Open(e @ OpenError::Held { .. }) => (data, "held", e.to_string()),
         other => (data, "store", other.to_string()),
     };
     Refused::new(input, code, message).into()

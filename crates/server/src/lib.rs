@@ -38,5 +38,5 @@ pub use serve::{
     CONNECTIONS, CONNECTIONS_PER_ADDRESS, Config, STALL, STREAMS, STREAMS_PER_ADDRESS, ServeError,
     Server, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
 };
-pub use sqlite::{DB_FILE, Sqlite};
+pub use sqlite::{DB_FILE, DIR_MODE, FILE_MODE, OpenError, Sqlite};
 pub use store::Store;

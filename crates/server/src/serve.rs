@@ -21,7 +21,7 @@ use crate::hub::{Hub, HubError};
 use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
 use crate::routes::{self, App, Peer};
-use crate::sqlite::Sqlite;
+use crate::sqlite::{OpenError, Sqlite};
 use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};
 use crate::throttle::Throttle;
@@ -85,6 +85,10 @@ pub struct Config {
     /// How long a friend game waits for the friend before it is deleted;
     /// zero: for ever.
     pub waiting_expiry: Duration,
+    /// Serve a data folder or database that its group or others can read
+    /// (else the start is refused; the folder and files the server makes
+    /// are its owner's alone either way).
+    pub allow_shared_data: bool,
 }
 
 impl Config {
@@ -104,6 +108,7 @@ impl Config {
             streams: STREAMS,
             stall: STALL,
             waiting_expiry: WAITING_EXPIRY,
+            allow_shared_data: false,
         }
     }
 }
@@ -118,6 +123,10 @@ pub enum ServeError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The store could not be opened: a data folder others can read, a
+    /// database another server holds, or a store error.
+    #[error(transparent)]
+    Open(#[from] OpenError),
     /// The stored games could not be loaded.
     #[error(transparent)]
     Hub(#[from] HubError),
@@ -157,8 +166,9 @@ impl Server {
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
         let tables = Tables::open(&config.tables)?;
         let data = config.data.clone();
+        let allow_shared = config.allow_shared_data;
         let store: Arc<dyn Store> = Arc::new(
-            tokio::task::spawn_blocking(move || Sqlite::open(&data))
+            tokio::task::spawn_blocking(move || Sqlite::open_with(&data, allow_shared))
                 .await
                 .map_err(|e| StoreError(e.to_string()))??,
         );

@@ -10,6 +10,7 @@
 //! crash of the process, of the operating system or a power cut.
 
 use std::fs::File;
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Mutex, PoisonError};
@@ -31,6 +32,11 @@ use crate::store::{
 pub const DB_FILE: &str = "race.sqlite3";
 /// The lock file that keeps a second server off the same folder.
 const LOCK_FILE: &str = "race.lock";
+/// The data folder's mode when the server creates it: the owner's alone.
+pub const DIR_MODE: u32 = 0o700;
+/// The database file's mode when the server creates it (SQLite gives its
+/// `-wal` and `-shm` files the same) and the lock file's.
+pub const FILE_MODE: u32 = 0o600;
 /// The most changes one transaction takes.
 const BATCH_MAX: usize = 4096;
 
@@ -69,6 +75,39 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN join_seal BLOB;",
 ];
 
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpenError {
+    /// The data folder, or a database file in it, can be read by its
+    /// group or by others, and that was not allowed.
+    #[error(
+        "{} is mode {mode:04o}: its group or others can {what}, and it holds the games' \
+         seeds; run `chmod {fix:o} {}` (or start with --allow-shared-data to serve it anyway)",
+        path.display(),
+        path.display(),
+        what = if *folder { "read or enter it" } else { "read it" },
+        fix = if *folder { DIR_MODE } else { FILE_MODE }
+    )]
+    Shared {
+        /// The folder or file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+        /// Whether it is the data folder (else a database file).
+        folder: bool,
+    },
+    /// Another server holds the database (its lock on the database file).
+    #[error("another server holds the database {}; stop it first", path.display())]
+    Held {
+        /// The database file.
+        path: PathBuf,
+    },
+    /// The folder or the database could not be made, opened or migrated.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 enum Job {
     Write(Change, oneshot::Sender<Result<(), StoreError>>),
     Close(mpsc::Sender<Result<(), StoreError>>),
@@ -80,6 +119,10 @@ pub struct Sqlite {
     reader: Mutex<Connection>,
     writer: Mutex<Option<JoinHandle<()>>>,
     _lock: File,
+    /// The database file, locked (`flock`) for the store's life; also
+    /// held by the writer thread, so that it is closed only after the
+    /// last connection.
+    _db_lock: std::sync::Arc<File>,
 }
 
 impl std::fmt::Debug for Sqlite {
@@ -126,20 +169,90 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Refuses `path` when its group or others may read it (or, for the
+/// folder, enter it), unless `allow_shared`.
+fn check_private(path: &Path, folder: bool, allow_shared: bool) -> Result<(), OpenError> {
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if !folder && e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(StoreError(format!("cannot read {}: {e}", path.display())).into()),
+    };
+    let mode = meta.permissions().mode() & 0o7777;
+    let open = if folder { 0o055 } else { 0o044 };
+    if allow_shared || mode & open == 0 {
+        Ok(())
+    } else {
+        Err(OpenError::Shared {
+            path: path.to_owned(),
+            mode,
+            folder,
+        })
+    }
+}
+
+/// Creates `path` with exactly [`FILE_MODE`] if it is missing.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(FILE_MODE)
+        .open(path)
+    {
+        // Set, not left to the umask.
+        Ok(file) => file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 impl Sqlite {
-    /// Opens (creating if needed) the store in folder `dir`: the folder,
-    /// the database and its schema.
+    /// Opens (creating if needed) the store in folder `dir`, refusing a
+    /// folder or database its group or others can read: as
+    /// [`Sqlite::open_with`] without `allow_shared`.
     ///
     /// # Errors
     ///
-    /// [`StoreError`] when the folder or the database cannot be made or
-    /// opened, another server holds the folder, or the schema is newer
-    /// than this server knows.
-    pub fn open(dir: &Path) -> Result<Sqlite, StoreError> {
+    /// As [`Sqlite::open_with`].
+    pub fn open(dir: &Path) -> Result<Sqlite, OpenError> {
+        Sqlite::open_with(dir, false)
+    }
+
+    /// Opens (creating if needed) the store in folder `dir`: the folder
+    /// (made with mode [`DIR_MODE`]), the database (made with
+    /// [`FILE_MODE`]) and its schema. Unless `allow_shared`, a folder its
+    /// group or others can read or enter, or a database file they can
+    /// read, is refused. The lock file and the database file are locked
+    /// for the store's life, so that a second server cannot open the
+    /// same database even if the lock file is deleted.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError::Shared`] for a folder or file others can read,
+    /// [`OpenError::Held`] when another server holds the database, and
+    /// [`OpenError::Store`] when the folder or the database cannot be
+    /// made or opened, or the schema is newer than this server knows.
+    pub fn open_with(dir: &Path, allow_shared: bool) -> Result<Sqlite, OpenError> {
         let fail =
             |what: &str, e: std::io::Error| StoreError(format!("{what} {}: {e}", dir.display()));
-        std::fs::create_dir_all(dir).map_err(|e| fail("cannot create", e))?;
-        let lock = File::create(dir.join(LOCK_FILE)).map_err(|e| fail("cannot lock", e))?;
+        if !dir.exists() {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(DIR_MODE)
+                .create(dir)
+                .map_err(|e| fail("cannot create", e))?;
+            // Set, not left to the umask.
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(DIR_MODE))
+                .map_err(|e| fail("cannot set the mode of", e))?;
+        }
+        if !dir.is_dir() {
+            return Err(StoreError(format!("{} is not a folder", dir.display())).into());
+        }
+        check_private(dir, true, allow_shared)?;
+        let lock_path = dir.join(LOCK_FILE);
+        create_private(&lock_path).map_err(|e| fail("cannot lock", e))?;
+        let lock = File::create(&lock_path).map_err(|e| fail("cannot lock", e))?;
+        lock.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))
+            .map_err(|e| fail("cannot lock", e))?;
         lock.try_lock().map_err(|_| {
             StoreError(format!(
                 "another server is using {}; stop it first",
@@ -147,19 +260,48 @@ impl Sqlite {
             ))
         })?;
         let path: PathBuf = dir.join(DB_FILE);
+        create_private(&path).map_err(|e| fail("cannot create the database in", e))?;
+        for file in [
+            path.clone(),
+            dir.join(format!("{DB_FILE}-wal")),
+            dir.join(format!("{DB_FILE}-shm")),
+        ] {
+            check_private(&file, false, allow_shared)?;
+        }
+        // A lock of its own on the database file (flock, apart from
+        // SQLite's fcntl locks), kept open until every connection closed.
+        let db_lock = std::fs::OpenOptions::new()
+            .read(true)
+            .open(&path)
+            .map_err(|e| fail("cannot open the database in", e))?;
+        match db_lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(OpenError::Held { path });
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(fail("cannot lock the database in", e).into());
+            }
+        }
+        let db_lock = std::sync::Arc::new(db_lock);
         let mut writer = connect(&path)?;
         migrate(&mut writer)?;
         let reader = connect(&path)?;
         let (jobs, rx) = mpsc::channel();
+        let held = std::sync::Arc::clone(&db_lock);
         let thread = std::thread::Builder::new()
             .name("race-store".into())
-            .spawn(move || write_loop(writer, &rx))
+            .spawn(move || {
+                write_loop(writer, &rx);
+                drop(held);
+            })
             .map_err(|e| fail("cannot start the writer for", e))?;
         Ok(Sqlite {
             jobs,
             reader: Mutex::new(reader),
             writer: Mutex::new(Some(thread)),
             _lock: lock,
+            _db_lock: db_lock,
         })
     }
 
@@ -566,6 +708,83 @@ mod tests {
         }
     }
 
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+    }
+
+    #[tokio::test]
+    async fn a_new_folder_and_its_files_are_the_owners_alone() {
+        let dir = scratch("modes");
+        let store = Sqlite::open(&dir).unwrap();
+        store
+            .write(Change::Create(Box::new(game("g1"))))
+            .await
+            .unwrap();
+        assert_eq!(mode(&dir), 0o700);
+        for file in [DB_FILE, "race.sqlite3-wal", "race.sqlite3-shm", LOCK_FILE] {
+            assert_eq!(mode(&dir.join(file)), 0o600, "{file}");
+        }
+        store.close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_folder_or_database_others_can_read_is_refused_unless_allowed() {
+        let dir = scratch("shared");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let e = Sqlite::open(&dir).unwrap_err();
+        assert!(
+            matches!(&e, OpenError::Shared { path, mode: 0o755, folder: true } if *path == dir),
+            "{e:?}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("chmod 700 {}", dir.display())) && text.contains("0755"),
+            "{text}"
+        );
+        assert!(
+            !dir.join(DB_FILE).exists(),
+            "nothing is made in a refused folder"
+        );
+        let store = Sqlite::open_with(&dir, true).unwrap();
+        store.close().unwrap();
+        drop(store);
+        assert_eq!(mode(&dir.join(DB_FILE)), 0o600, "made private all the same");
+
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let db = dir.join(DB_FILE);
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let e = Sqlite::open(&dir).unwrap_err();
+        assert!(
+            matches!(&e, OpenError::Shared { path, mode: 0o644, folder: false } if *path == db),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("chmod 600"), "{e}");
+        Sqlite::open_with(&dir, true).unwrap().close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn deleting_the_lock_file_does_not_let_a_second_server_in() {
+        let dir = scratch("held");
+        let store = Sqlite::open(&dir).unwrap();
+        std::fs::remove_file(dir.join(LOCK_FILE)).unwrap();
+        let e = Sqlite::open(&dir).unwrap_err();
+        assert!(
+            matches!(&e, OpenError::Held { path } if *path == dir.join(DB_FILE)),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains("another server holds the database"),
+            "{e}"
+        );
+        store.close().unwrap();
+        drop(store);
+        Sqlite::open(&dir).unwrap().close().unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_stored_games_debug_form_leaves_out_the_seed() {
         let text = format!("{:?}", game("g1"));
@@ -576,6 +795,7 @@ mod tests {
     async fn a_database_of_schema_1_is_migrated_and_its_games_play_on() {
         let dir = scratch("schema1");
         std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(DIR_MODE)).unwrap();
         {
             // As the server of schema 1 wrote it: a friend game joined
             // with its invite, which then was the seat's token, and one
@@ -624,6 +844,9 @@ mod tests {
             .unwrap();
             tx.commit().unwrap();
         }
+        // SQLite made the file under the umask; the server's own are 0600.
+        let db = dir.join(DB_FILE);
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(FILE_MODE)).unwrap();
         let store = Sqlite::open(&dir).unwrap();
         let version: i64 = store
             .read(|c| Ok(c.query_row("PRAGMA user_version", [], |r| r.get(0))?))
