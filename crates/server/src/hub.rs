@@ -1246,18 +1246,14 @@ mod tests {
         );
         let request = crate::wire::parse_create(br#"{"game": "ur", "opponent": "friend"}"#);
         let plan = hub.plan(request.unwrap()).unwrap();
-        let refused = hub
-            .create(plan)
-            .await
-            .err()
-            .expect("nothing stored, nothing created");
+        let Err(refused) = hub.create(plan).await else {
+            panic!("nothing stored, nothing created");
+        };
         assert_eq!((refused.status.as_u16(), refused.code), (500, "internal"));
         assert_eq!(refused.message, crate::error::INTERNAL_MESSAGE);
-        let asked = hub
-            .slot(&secret::new_id().unwrap())
-            .await
-            .err()
-            .expect("the store cannot be read");
+        let Err(asked) = hub.slot(&secret::new_id().unwrap()).await else {
+            panic!("the store cannot be read");
+        };
         assert_eq!(asked.code, "internal", "{}", asked.message);
         assert!(!asked.message.contains("secret"), "{}", asked.message);
     }
