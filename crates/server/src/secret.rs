@@ -19,7 +19,7 @@ use subtle::ConstantTimeEq;
 
 /// Bytes of a game id: 96 bits, 16 characters.
 const ID_BYTES: usize = 12;
-/// The length of a game id's text (base64url of [`ID_BYTES`]).
+/// The length of a game id's text: 16 base64url characters of its 12 bytes.
 pub const ID_TEXT_LEN: usize = ID_BYTES / 3 * 4;
 /// Bytes of a token: 192 bits, 32 characters.
 pub const TOKEN_BYTES: usize = 24;
