@@ -190,17 +190,18 @@ fn check_private(path: &Path, folder: bool, allow_shared: bool) -> Result<(), Op
     }
 }
 
-/// Creates `path` with exactly [`FILE_MODE`] if it is missing.
-fn create_private(path: &Path) -> std::io::Result<()> {
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(FILE_MODE)
-        .open(path)
-    {
-        // Set, not left to the umask.
-        Ok(file) => file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE)),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+/// Opens `path` for reading and writing, creating it with exactly
+/// [`FILE_MODE`] (set, not left to the umask) if it is missing; an
+/// existing file keeps its mode.
+fn open_private(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true);
+    match options.clone().create_new(true).mode(FILE_MODE).open(path) {
+        Ok(file) => {
+            file.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))?;
+            Ok(file)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => options.open(path),
         Err(e) => Err(e),
     }
 }
@@ -249,10 +250,7 @@ impl Sqlite {
         }
         check_private(dir, true, allow_shared)?;
         let lock_path = dir.join(LOCK_FILE);
-        create_private(&lock_path).map_err(|e| fail("cannot lock", e))?;
-        let lock = File::create(&lock_path).map_err(|e| fail("cannot lock", e))?;
-        lock.set_permissions(std::fs::Permissions::from_mode(FILE_MODE))
-            .map_err(|e| fail("cannot lock", e))?;
+        let lock = open_private(&lock_path).map_err(|e| fail("cannot lock", e))?;
         lock.try_lock().map_err(|_| {
             StoreError(format!(
                 "another server is using {}; stop it first",
@@ -260,7 +258,9 @@ impl Sqlite {
             ))
         })?;
         let path: PathBuf = dir.join(DB_FILE);
-        create_private(&path).map_err(|e| fail("cannot create the database in", e))?;
+        // A lock of its own on the database file (flock, apart from
+        // SQLite's fcntl locks), kept open until every connection closed.
+        let db_lock = open_private(&path).map_err(|e| fail("cannot open the database in", e))?;
         for file in [
             path.clone(),
             dir.join(format!("{DB_FILE}-wal")),
@@ -268,12 +268,6 @@ impl Sqlite {
         ] {
             check_private(&file, false, allow_shared)?;
         }
-        // A lock of its own on the database file (flock, apart from
-        // SQLite's fcntl locks), kept open until every connection closed.
-        let db_lock = std::fs::OpenOptions::new()
-            .read(true)
-            .open(&path)
-            .map_err(|e| fail("cannot open the database in", e))?;
         match db_lock.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
