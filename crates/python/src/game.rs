@@ -511,13 +511,24 @@ impl PyGame {
         })
     }
 
-    /// The observation of the position and roll, seen by the side to move.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        each!(&self.game, g, G => {
+    /// The observation of the position and roll, seen from `side`'s side
+    /// (`light`, `dark`; the side to move when `None`).
+    #[pyo3(signature = (side = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let side = side
+            .map(str::parse::<Side>)
+            .transpose()
+            .map_err(|e| Raise::new("RaceError", "side", e.to_string()).err(py))?;
+        Ok(each!(&self.game, g, G => {
             let mut obs = vec![0.0; G::observation_len(g.variant())];
-            G::observe(g.variant(), g.position(), g.roll(), &mut obs);
+            let seen = side.map_or(*g.position(), |s| G::with_side(g.position(), s));
+            G::observe(g.variant(), &seen, g.roll(), &mut obs);
             PyArray1::from_vec(py, obs)
-        })
+        }))
     }
 
     /// Plays a move given as text or a `Move`; returns it.

@@ -5,6 +5,7 @@
 
 mod bot;
 mod game;
+mod spiel;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -171,5 +172,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     game::register(m)?;
     bot::register(m)?;
+    spiel::register(m)?;
     Ok(())
 }

@@ -21,7 +21,7 @@ from ._data import (
     SetupError,
     Thought,
 )
-from ._native import Bot, Game, Move, Table, catalogue, read_rules, replay, throws
+from ._native import Bot, Game, Move, State, Table, catalogue, read_rules, replay, throws
 
 __all__ = [
     "Bot",
@@ -37,6 +37,7 @@ __all__ = [
     "RulesError",
     "SeedError",
     "SetupError",
+    "State",
     "Table",
     "Thought",
     "catalogue",
