@@ -1,0 +1,145 @@
+"""PettingZoo's AEC shape: two learning agents, ``"light"`` and
+``"dark"``, taking turns as the game gives them (a rosette or a throw of
+Senet that throws again keeps the same agent selected).
+
+``env(game="ur", rules=None)`` gives the environment. Each agent's
+observation is a dict: ``"observation"``, the engine's numbers seen from
+that agent's side (``docs/python.md``), and ``"action_mask"``, the legal
+actions (int8, all zero for the agent not to move). Rewards are +1 for the
+winner and -1 for the loser when the game ends, 0 before and for a draw at
+the ply cap. An action that names no legal move loses at once (-1 to the
+mover, +1 to the other, ``infos[agent]["illegal"]``).
+
+``reset(seed=s)`` starts the game of seed text ``str(s)``; without a seed
+the seed text is a number drawn from the environment's generator. Either
+way ``infos[agent]["seed"]`` holds it, and ``race_games.Game(game, rules,
+seed=...)`` with the same moves is the same game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+
+from ._native import Game
+
+__all__ = ["RaceAEC", "env"]
+
+AGENTS = ["light", "dark"]
+
+
+class RaceAEC(AECEnv):  # type: ignore[misc]
+    """A game of ``game`` under ``rules`` between two agents."""
+
+    metadata: Dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "race_games",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, game: str = "ur", rules: Optional[str] = None, render_mode: Optional[str] = None
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        probe = Game(game, rules, seed="probe")
+        self.game = probe
+        self.game_name = probe.game
+        self.rules = probe.rules
+        self.metadata = {**self.metadata, "name": f"race_games_{probe.game}"}
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        count = probe.action_count
+        length = len(probe.observation())
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (length,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (count,), np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self.action_spaces = {a: spaces.Discrete(count) for a in AGENTS}
+        self._none = np.zeros(count, np.int8)
+        self.np_random, _ = seeding.np_random(None)
+        self.seed_text = ""
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> Dict[str, npt.NDArray[Any]]:
+        moving = self.game.side == agent
+        return {
+            "observation": self.game.observation(agent),
+            "action_mask": self.game.action_mask().astype(np.int8) if moving else self._none,
+        }
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        if seed is not None:
+            self.np_random, _ = seeding.np_random(seed)
+            self.seed_text = str(seed)
+        else:
+            self.seed_text = str(int(self.np_random.integers(0, 2**63)))
+        self.game = Game(self.game_name, self.rules, seed=self.seed_text)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {"seed": self.seed_text} for a in AGENTS}
+        side = self.game.side
+        assert side is not None, "a new game has a side to move"
+        self.agent_selection = side
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if action is None or int(action) not in self.game.legal_actions():
+            self.game.resign(agent)
+            self.infos[agent]["illegal"] = True
+        else:
+            self.game.play_action(int(action))
+        result = self.game.result
+        if result is not None:
+            for a in AGENTS:
+                self.terminations[a] = True
+                self.rewards[a] = (
+                    0.0 if result.winner is None else 1.0 if result.winner == a else -1.0
+                )
+        else:
+            side = self.game.side
+            assert side is not None, "a game on has a side to move"
+            self.agent_selection = side
+        self._accumulate_rewards()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi":
+            return f"{self.game.position} roll {self.game.roll}"
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The observation seen by the side to move."""
+        return self.game.observation()
+
+
+def env(game: str = "ur", rules: Optional[str] = None, render_mode: Optional[str] = None) -> RaceAEC:
+    """The AEC environment of ``game`` under ``rules``."""
+    return RaceAEC(game, rules, render_mode)
+
