@@ -6,6 +6,7 @@
 mod bot;
 mod game;
 mod spiel;
+mod vector;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -173,5 +174,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     bot::register(m)?;
     spiel::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import final
+from typing_extensions import Self, disjoint_base, final
 
 from ._data import Entry, Outcome, Thought
 
@@ -21,6 +21,7 @@ __all__ = [
     "Table",
     "State",
     "_restore_state",
+    "Batch",
 ]
 
 _Seed = Union[str, bytes]
@@ -171,3 +172,35 @@ class State:
     def __deepcopy__(self, memo: Any) -> State: ...
     def __reduce__(self) -> Tuple[Any, Tuple[_Saved]]: ...
     def __eq__(self, value: object, /) -> bool: ...
+
+_Arrays = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.int8],
+]
+
+@disjoint_base
+class Batch:
+    def __new__(
+        cls, game: str, n: int, rules: Optional[str] = None, seed: Union[str, int, None] = None
+    ) -> Self: ...
+    def __len__(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def rules(self) -> str: ...
+    @property
+    def seed(self) -> str: ...
+    @property
+    def observation_len(self) -> int: ...
+    @property
+    def action_count(self) -> int: ...
+    def episodes(self) -> npt.NDArray[np.uint64]: ...
+    def game_at(self, i: int) -> Game: ...
+    def reset(
+        self, seed: Union[str, int, None] = None
+    ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.int8]]: ...
+    def observe(self) -> _Arrays: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> _Arrays: ...

@@ -1,0 +1,420 @@
+//! `race_games.Batch`: many games of one rule set stepped together in
+//! Rust, one integer action each per call, with numpy arrays in and out
+//! and Python's lock released while the games move.
+//!
+//! Slot `i`'s `k`-th game (counting from 0) is the seeded game of seed
+//! text `"{seed}:{i}:{k}"`: `Game(game, rules, seed=f"{seed}:{i}:{k}")`
+//! played with the same actions is the same game, throw for throw. A game
+//! that ends is started again on the next call (Gymnasium's `NEXT_STEP`
+//! autoreset): that call ignores the slot's action, returns the new game's
+//! first observation with reward 0 and counts it as the slot's next game.
+
+use dice_core::{Game, Seed, Side};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use pyo3::prelude::*;
+use race_games::{Kind, RaceGame, action_mask, move_for_action};
+use royal_ur::Ur;
+use senet::Senet;
+
+use crate::game::{PyGame, Wrap};
+use crate::{Raise, kind};
+
+/// One slot: its game, which game of the slot it is, and whether it ended
+/// on the last call.
+#[derive(Clone, Debug)]
+struct Slot<G: RaceGame> {
+    game: Game<G>,
+    episode: u64,
+    ended: bool,
+}
+
+/// The games of a batch.
+#[derive(Clone, Debug)]
+struct Games<G: RaceGame> {
+    variant: G::Variant,
+    seed: String,
+    slots: Vec<Slot<G>>,
+}
+
+/// Why a batch could not be made or stepped.
+type Failure = (&'static str, String);
+
+/// The arrays one call fills, row `i` for slot `i`.
+struct Out {
+    observations: Vec<f32>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    sides: Vec<i8>,
+}
+
+impl Out {
+    fn new(n: usize, obs: usize, actions: usize) -> Out {
+        Out {
+            observations: vec![0.0; n * obs],
+            masks: vec![false; n * actions],
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            sides: vec![0; n],
+        }
+    }
+}
+
+fn game_of<G: RaceGame>(
+    variant: &G::Variant,
+    seed: &str,
+    slot: usize,
+    episode: u64,
+) -> Result<Game<G>, Failure> {
+    let seed =
+        Seed::new(format!("{seed}:{slot}:{episode}")).map_err(|e| ("seed", e.to_string()))?;
+    Game::seeded(seed, variant.clone()).map_err(|e| (e.code(), e.to_string()))
+}
+
+fn side_code(side: Option<Side>) -> i8 {
+    side.map_or(-1, |s| s.index() as i8)
+}
+
+impl<G: RaceGame> Games<G> {
+    fn new(variant: G::Variant, n: usize, seed: String) -> Result<Games<G>, Failure> {
+        let slots = (0..n)
+            .map(|i| {
+                Ok(Slot {
+                    game: game_of(&variant, &seed, i, 0)?,
+                    episode: 0,
+                    ended: false,
+                })
+            })
+            .collect::<Result<_, Failure>>()?;
+        Ok(Games {
+            variant,
+            seed,
+            slots,
+        })
+    }
+
+    fn obs_len(&self) -> usize {
+        G::observation_len(&self.variant)
+    }
+
+    fn action_count(&self) -> usize {
+        G::action_count(&self.variant)
+    }
+
+    /// Writes every slot's observation, mask and side into `out`.
+    fn observe(&self, out: &mut Out) {
+        let (obs_len, actions) = (self.obs_len(), self.action_count());
+        let rows = out
+            .observations
+            .chunks_exact_mut(obs_len.max(1))
+            .zip(out.masks.chunks_exact_mut(actions.max(1)))
+            .zip(out.sides.iter_mut());
+        for (slot, ((obs, mask), side)) in self.slots.iter().zip(rows) {
+            let g = &slot.game;
+            G::observe(&self.variant, g.position(), g.roll(), obs);
+            action_mask::<G>(&self.variant, g.position(), g.legal(), mask);
+            *side = side_code(g.side());
+        }
+    }
+
+    /// Checks every action of a slot that is to move, so that a refused
+    /// call changes nothing.
+    fn check(&self, actions: &[i64]) -> Result<(), Failure> {
+        if actions.len() != self.slots.len() {
+            return Err((
+                "actions",
+                format!("{} actions for {} games", actions.len(), self.slots.len()),
+            ));
+        }
+        for (i, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if slot.ended {
+                continue;
+            }
+            let g = &slot.game;
+            let found = usize::try_from(action)
+                .ok()
+                .and_then(|a| move_for_action::<G>(&self.variant, g.position(), g.legal(), a));
+            if found.is_none() {
+                return Err((
+                    "bad_action",
+                    format!("game {i}: action {action} names no legal move"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays each slot's action (or starts its next game), then observes.
+    fn step(&mut self, actions: &[i64], out: &mut Out) -> Result<(), Failure> {
+        self.check(actions)?;
+        let rows = out.rewards.iter_mut().zip(out.terminated.iter_mut());
+        for (i, ((slot, &action), (reward, terminated))) in
+            self.slots.iter_mut().zip(actions).zip(rows).enumerate()
+        {
+            if slot.ended {
+                slot.episode += 1;
+                slot.game = game_of(&self.variant, &self.seed, i, slot.episode)?;
+                slot.ended = false;
+                continue;
+            }
+            let g = &mut slot.game;
+            let mover = g.side();
+            let mv = usize::try_from(action)
+                .ok()
+                .and_then(|a| move_for_action::<G>(&self.variant, g.position(), g.legal(), a));
+            if let Some(mv) = mv {
+                g.play(mv).map_err(|e| (e.code(), e.message()))?;
+            }
+            if let Some(result) = g.result() {
+                *terminated = true;
+                slot.ended = true;
+                *reward = match result.winner {
+                    None => 0.0,
+                    Some(w) if Some(w) == mover => 1.0,
+                    Some(_) => -1.0,
+                };
+            }
+        }
+        self.observe(out);
+        Ok(())
+    }
+
+    fn reset(&mut self, seed: String) -> Result<(), Failure> {
+        *self = Games::new(self.variant.clone(), self.slots.len(), seed)?;
+        Ok(())
+    }
+}
+
+/// A batch of either game.
+#[derive(Clone, Debug)]
+enum Batches {
+    Ur(Games<Ur>),
+    Senet(Games<Senet>),
+}
+
+/// Runs `$body` with `$b` the games of either kind and `$G` their type.
+macro_rules! on {
+    ($value:expr, $b:ident => $body:expr) => {
+        match $value {
+            Batches::Ur($b) => $body,
+            Batches::Senet($b) => $body,
+        }
+    };
+}
+
+/// Many games of one rule set, stepped together.
+#[pyclass(module = "race_games._native", name = "Batch", subclass)]
+pub(crate) struct PyBatch {
+    games: Batches,
+}
+
+type Arrays<'py> = (
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray1<i8>>,
+);
+
+fn failed(py: Python<'_>, (code, why): Failure) -> PyErr {
+    let class = if code == "bad_action" || code == "actions" {
+        "RefusedError"
+    } else {
+        "SetupError"
+    };
+    Raise::new(class, code, why).err(py)
+}
+
+fn matrix<'py, T: numpy::Element>(
+    py: Python<'py>,
+    data: Vec<T>,
+    n: usize,
+    width: usize,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let array = Array2::from_shape_vec((n, width), data)
+        .map_err(|e| Raise::new("RaceError", "internal", e.to_string()).err(py))?;
+    Ok(array.into_pyarray(py))
+}
+
+/// A seed as text: text as it is, a number in decimal.
+#[derive(FromPyObject)]
+enum SeedArg {
+    Text(String),
+    Number(u64),
+}
+
+impl SeedArg {
+    fn text(self) -> String {
+        match self {
+            SeedArg::Text(t) => t,
+            SeedArg::Number(n) => n.to_string(),
+        }
+    }
+}
+
+impl PyBatch {
+    fn arrays<'py>(&self, py: Python<'py>, out: Out) -> PyResult<Arrays<'py>> {
+        let n = self.len();
+        let (obs, actions) = on!(&self.games, b => (b.obs_len(), b.action_count()));
+        Ok((
+            matrix(py, out.observations, n, obs)?,
+            matrix(py, out.masks, n, actions)?,
+            PyArray1::from_vec(py, out.rewards),
+            PyArray1::from_vec(py, out.terminated),
+            PyArray1::from_vec(py, out.sides),
+        ))
+    }
+
+    fn blank(&self) -> Out {
+        on!(&self.games, b => Out::new(b.slots.len(), b.obs_len(), b.action_count()))
+    }
+}
+
+#[pymethods]
+impl PyBatch {
+    /// `n` games of `game` under `rules`; slot `i`'s `k`-th game is the
+    /// game of seed text `f"{seed}:{i}:{k}"` (`seed` 0 when not given).
+    #[new]
+    #[pyo3(signature = (game, n, rules = None, seed = None))]
+    fn new(
+        py: Python<'_>,
+        game: &str,
+        n: usize,
+        rules: Option<&str>,
+        seed: Option<SeedArg>,
+    ) -> PyResult<PyBatch> {
+        const MAX: usize = 1 << 20;
+        if n == 0 || n > MAX {
+            return Err(Raise::new(
+                "SetupError",
+                "count",
+                format!("a batch holds 1 to {MAX} games, not {n}"),
+            )
+            .err(py));
+        }
+        let seed = seed.map_or_else(|| "0".to_owned(), SeedArg::text);
+        let games = match kind(py, game)? {
+            Kind::Ur => Games::new(crate::rules::<Ur>(py, rules)?, n, seed).map(Batches::Ur),
+            Kind::Senet => {
+                Games::new(crate::rules::<Senet>(py, rules)?, n, seed).map(Batches::Senet)
+            }
+        }
+        .map_err(|f| failed(py, f))?;
+        Ok(PyBatch { games })
+    }
+
+    /// How many games it steps.
+    fn __len__(&self) -> usize {
+        on!(&self.games, b => b.slots.len())
+    }
+
+    /// The game's name (`royal-ur`, `senet`).
+    #[getter]
+    fn game(&self) -> &'static str {
+        match self.games {
+            Batches::Ur(_) => Kind::Ur.as_str(),
+            Batches::Senet(_) => Kind::Senet.as_str(),
+        }
+    }
+
+    /// The rules as the record writes them.
+    #[getter]
+    fn rules(&self) -> String {
+        on!(&self.games, b => b.variant.to_string())
+    }
+
+    /// The seed text slot seeds are made from.
+    #[getter]
+    fn seed(&self) -> String {
+        on!(&self.games, b => b.seed.clone())
+    }
+
+    /// How many numbers an observation has.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        on!(&self.games, b => b.obs_len())
+    }
+
+    /// How many integer actions there are.
+    #[getter]
+    fn action_count(&self) -> usize {
+        on!(&self.games, b => b.action_count())
+    }
+
+    /// Which game of its slot each slot plays (0 for the first).
+    fn episodes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        let e = on!(&self.games, b => b.slots.iter().map(|s| s.episode).collect());
+        PyArray1::from_vec(py, e)
+    }
+
+    /// A copy of slot `i`'s game, as a `Game`.
+    fn game_at(&self, py: Python<'_>, i: usize) -> PyResult<PyGame> {
+        let game = on!(&self.games, b => b.slots.get(i).map(|s| Wrap::wrap(s.game.clone())));
+        game.map(|game| PyGame { game }).ok_or_else(|| {
+            Raise::new(
+                "RaceError",
+                "index",
+                format!("no game {i} in a batch of {}", self.len()),
+            )
+            .err(py)
+        })
+    }
+
+    /// Starts every slot's first game again, from `seed` when given;
+    /// returns (observations, action masks, sides to move).
+    #[pyo3(signature = (seed = None))]
+    #[allow(clippy::type_complexity, reason = "the three arrays a reset gives")]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<SeedArg>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray1<i8>>,
+    )> {
+        let seed = seed.map_or_else(|| self.seed(), SeedArg::text);
+        on!(&mut self.games, b => b.reset(seed)).map_err(|f| failed(py, f))?;
+        let (obs, mask, _, _, side) = self.observe(py)?;
+        Ok((obs, mask, side))
+    }
+
+    /// (observations, action masks, rewards, terminated, sides to move) as
+    /// they stand, rewards and terminations zero.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        let mut out = self.blank();
+        on!(&self.games, b => b.observe(&mut out));
+        self.arrays(py, out)
+    }
+
+    /// Plays one action in each game (ignored in a game that ended on the
+    /// last call: it starts the slot's next game). Returns observations
+    /// `(n, observation_len)` float32, action masks `(n, action_count)`
+    /// bool, rewards `(n,)` float32 (+1 to the side that won with the move,
+    /// 0 for a draw or a game on), terminated `(n,)` bool and the side to
+    /// move `(n,)` int8 (0 light, 1 dark, -1 over). An action that names no
+    /// legal move raises `RefusedError` and no game moves.
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Arrays<'py>> {
+        let actions: Vec<i64> = actions.as_array().to_vec();
+        let mut out = self.blank();
+        let games = &mut self.games;
+        py.detach(|| on!(games, b => b.step(&actions, &mut out)))
+            .map_err(|f| failed(py, f))?;
+        self.arrays(py, out)
+    }
+}
+
+impl PyBatch {
+    fn len(&self) -> usize {
+        self.__len__()
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBatch>()
+}
