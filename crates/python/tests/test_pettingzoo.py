@@ -32,3 +32,15 @@ def test_the_aec_env_rewards_the_winner_at_the_end() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
     winner = env.game.result.winner
     assert totals == {winner: 1.0, ("dark" if winner == "light" else "light"): -1.0}
+
+
+def test_an_illegal_aec_action_loses_for_the_mover() -> None:
+    env = rpz.env()
+    env.reset(seed=5)
+    mover = env.agent_selection
+    obs, *_ = env.last()
+    env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert env.infos[mover]["illegal"] is True
+    assert all(env.terminations.values())
+    other = "dark" if mover == "light" else "light"
+    assert (env.rewards[mover], env.rewards[other]) == (-1.0, 1.0)

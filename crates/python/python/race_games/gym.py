@@ -78,7 +78,7 @@ class RaceEnv(gym.Env[_Obs, np.int64]):
 
     def _info(self, illegal: bool = False) -> Dict[str, Any]:
         info: Dict[str, Any] = {
-            "action_mask": self.game.action_mask().astype(np.int8),
+            "action_mask": self.game.action_mask().view(np.int8),
             "seed": self.seed_text,
             "ply": self.game.ply,
         }

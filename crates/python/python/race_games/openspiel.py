@@ -65,7 +65,7 @@ def _register(pyspiel: Any, short: str, game: str) -> None:
         parameter_specification={"rules": probe.rules},
     )
 
-    class RaceState(pyspiel.State):  # type: ignore[misc]
+    class RaceState(pyspiel.State):  # type: ignore[misc,unused-ignore]
         """A node of the game tree, over the native ``State``."""
 
         def __init__(self, spiel_game: Any, native: Optional[State] = None) -> None:
@@ -114,7 +114,7 @@ def _register(pyspiel: Any, short: str, game: str) -> None:
         def string_from(self, state: Any, player: int) -> str:
             return f"player {player}: {state.native}"
 
-    class RaceGame(pyspiel.Game):  # type: ignore[misc]
+    class RaceGame(pyspiel.Game):  # type: ignore[misc,unused-ignore]
         """The game under the rules of the parameter ``rules``."""
 
         def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:

@@ -24,8 +24,9 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 
+from ._data import RefusedError
 from ._native import Game
 
 __all__ = ["RaceAEC", "env"]
@@ -33,7 +34,7 @@ __all__ = ["RaceAEC", "env"]
 AGENTS = ["light", "dark"]
 
 
-class RaceAEC(AECEnv):  # type: ignore[misc]
+class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
     """A game of ``game`` under ``rules`` between two agents."""
 
     metadata: Dict[str, Any] = {
@@ -82,7 +83,7 @@ class RaceAEC(AECEnv):  # type: ignore[misc]
         moving = self.game.side == agent
         return {
             "observation": self.game.observation(agent),
-            "action_mask": self.game.action_mask().astype(np.int8) if moving else self._none,
+            "action_mask": self.game.action_mask().view(np.int8) if moving else self._none,
         }
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
@@ -108,13 +109,16 @@ class RaceAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        if action is None or int(action) not in self.game.legal_actions():
+        try:
+            if action is None:
+                raise RefusedError("no action", "bad_action")
+            self.game.play_action(int(action))
+        except RefusedError:
             self.game.resign(agent)
             self.infos[agent]["illegal"] = True
-        else:
-            self.game.play_action(int(action))
-        result = self.game.result
-        if result is not None:
+        if self.game.over:
+            result = self.game.result
+            assert result is not None, "a game over has a result"
             for a in AGENTS:
                 self.terminations[a] = True
                 self.rewards[a] = (
