@@ -3,7 +3,8 @@ perfect player where a solved table is given.
 
 ``UrEnv`` and ``SenetEnv`` take the rules (any the command line takes),
 the bot's ``level`` (``1`` to the top of the ladder, ``"top"``,
-``"perfect"`` with ``table``) and the agent's ``side`` (``"light"`` or
+``"perfect"`` with ``table``, whose rules are the game's when ``rules`` is
+not given) and the agent's ``side`` (``"light"`` or
 ``"dark"``). Actions are ``Discrete(action_count)``, the engine's integer
 actions; ``info["action_mask"]`` marks the legal ones (int8). The
 observation is the engine's, a ``Box(0, 1, (observation_len,), float32)``
@@ -55,6 +56,8 @@ class RaceEnv(gym.Env[_Obs, np.int64]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         solved = table if isinstance(table, Table) or table is None else Table(table)
+        if rules is None and solved is not None:
+            rules = solved.rules
         self.bot = Bot(level, game=game, rules=rules, table=solved)
         probe = Game(game, rules, seed="probe")
         self.game_name = probe.game
