@@ -39,8 +39,9 @@ struct Node<G: RaceGame> {
     legal: MoveList<G::Move>,
 }
 
+/// Player 0 is light, any other dark.
 fn side_of(player: usize) -> Side {
-    Side::from_index(player & 1)
+    Side::from_index(player)
 }
 
 impl<G: RaceGame> Node<G> {
@@ -208,10 +209,11 @@ impl<G: RaceGame> Node<G> {
         }
     }
 
-    /// The observation of the position seen from `player`'s side.
-    fn observe(&self, player: usize) -> Vec<f32> {
+    /// The observation of the position seen from `player`'s side (the
+    /// side to move or throw when `None`).
+    fn observe(&self, player: Option<usize>) -> Vec<f32> {
         let mut out = vec![0.0; G::observation_len(&self.variant)];
-        let seen = G::with_side(&self.position, side_of(player));
+        let seen = player.map_or(self.position, |p| G::with_side(&self.position, side_of(p)));
         G::observe(&self.variant, &seen, self.roll, &mut out);
         out
     }
@@ -391,16 +393,25 @@ impl PyState {
     }
 
     /// The observation of the position and roll seen from `player`'s side
-    /// (the side to move when `None`, light once over).
+    /// (when `None`, the side to move or to throw).
     #[pyo3(signature = (player = None))]
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
         player: Option<usize>,
-    ) -> Bound<'py, PyArray1<f32>> {
-        let player =
-            player.unwrap_or_else(|| usize::try_from(self.current_player()).unwrap_or_default());
-        PyArray1::from_vec(py, on!(&self.node, n => n.observe(player)))
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if let Some(p) = player.filter(|&p| p > 1) {
+            return Err(Raise::new(
+                "RaceError",
+                "player",
+                format!("player {p} is no player: 0 is light, 1 dark"),
+            )
+            .err(py));
+        }
+        Ok(PyArray1::from_vec(
+            py,
+            on!(&self.node, n => n.observe(player)),
+        ))
     }
 
     /// A copy that plays on alone.

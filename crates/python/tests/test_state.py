@@ -120,3 +120,6 @@ def test_observation_tensors_are_the_engines() -> None:
     assert list(state.observation_tensor(1)) == list(game.observation("dark"))
     assert state.observation_len == len(game.observation())
     assert state.num_distinct_actions == game.action_count
+    with pytest.raises(rg.RaceError) as e:
+        state.observation_tensor(2)
+    assert e.value.code == "player"
