@@ -282,7 +282,9 @@ impl Position {
     /// whole: no house holds two pieces and none stands off the thirty; no
     /// more pieces a side than the rules have; nobody in the water under
     /// `water=reborn`; at most one side with every piece home; under
-    /// `on26=again` nobody but the side to move on 26; and the key packs
+    /// `on26=again` with `water=stand` nobody but the side to move on 26
+    /// (with `water=reborn` a bound throw that has no move passes the turn
+    /// and leaves its piece there); and the key packs
     /// the position as spec §6 lays it out. The rules
     /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
     /// and `race soak` all ask it.
@@ -329,7 +331,14 @@ impl Position {
         if self.boards[0] == 0 && self.boards[1] == 0 {
             return Err(Inconsistency::BothHome);
         }
-        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(HAPPINESS) != 0 {
+        // Under water=reborn an occupied target stops the bound move, and a
+        // bound throw lost on a 2 or 3 passes the turn with the piece still
+        // on 26 (spec §3 rule 6); under water=stand the bound throw always
+        // has a move off 26.
+        if variant.on26 == On26::Again
+            && variant.water == Water::Stand
+            && self.bits(self.side.other()) & bit(HAPPINESS) != 0
+        {
             return Err(Inconsistency::On26 {
                 side: self.side.other(),
             });
@@ -455,8 +464,9 @@ pub enum Inconsistency {
     /// ends when the first side has).
     #[error("both sides have every piece borne off, but the game ends when the first side has")]
     BothHome,
-    /// Under `on26=again` a piece of the side not to move stands on 26,
-    /// whose throw would have been bound to it.
+    /// Under `on26=again` with `water=stand` a piece of the side not to
+    /// move stands on 26, whose throw would have been bound to it (and a
+    /// bound throw there always has a move).
     #[error(
         "{side}, not to move, stands on 26, but under on26=again reaching 26 earns the side \
          one more throw"

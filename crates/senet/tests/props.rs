@@ -103,3 +103,11 @@ fn skyruk_5() {
 fn skyruk_7() {
     run(Variant::SKYRUK.with_pieces(Pieces::Seven), 2000);
 }
+
+/// Custom rules where a bound throw can be lost (spec §3 rule 6): the piece
+/// on 26 stays there, bound again when its side's turn comes back, while
+/// the other side plays.
+#[test]
+fn again_and_reborn_5() {
+    run(Variant::SKYRUK.with_field("water", "reborn").unwrap(), 2000);
+}

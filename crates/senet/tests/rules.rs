@@ -374,6 +374,14 @@ fn the_bound_throw() {
     assert_eq!(refused(&v, &p, 2, "26-28"), "occupied");
     let (q, _) = Senet::forfeit(&v, &p, 4);
     assert_eq!(q.bound(&v), Some(House::HAPPINESS));
+    // lost on a 2, the turn passes with the piece still on 26: a position
+    // of play, so a consistent one
+    let (q, flags) = Senet::forfeit(&v, &p, 2);
+    assert!(!flags.again);
+    assert_eq!(q.side(), D);
+    assert_eq!(q.at(House::HAPPINESS), Some(L));
+    assert_eq!(q.check(&v), Ok(()));
+    assert_eq!(q.with_side(L).bound(&v), Some(House::HAPPINESS));
 }
 
 #[test]
