@@ -517,6 +517,7 @@ impl Rules for Senet {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
+    type Inconsistency = crate::Inconsistency;
 
     fn dice(_variant: &Variant) -> u8 {
         4
@@ -548,8 +549,8 @@ impl Rules for Senet {
         position.with_side(side)
     }
 
-    fn is_consistent(variant: &Variant, position: &Position) -> bool {
-        position.is_consistent(variant)
+    fn check_position(variant: &Variant, position: &Position) -> Result<(), crate::Inconsistency> {
+        position.check(variant)
     }
 
     #[inline]

@@ -66,7 +66,7 @@ fn the_start_and_every_swap_open() {
     assert_eq!(q, "ddlldldldl/........../.......... l");
     assert!(f.swap && f.again);
     // after 2-3 light has a run 3-4: both protected under kendall
-    let q = Position::parse(&q, &K).unwrap();
+    let q = Position::parse(&q).unwrap();
     assert!(q.protected(h(3), &K) && q.protected(h(4), &K));
     assert!(!q.protected(h(5), &K));
 }
@@ -214,7 +214,7 @@ fn reaching_26() {
         let (q, f) = after(&S, &p, roll, "25-26");
         assert_eq!(q, "d........./........../.....l.... l");
         assert!(f.again);
-        let q = Position::parse(&q, &S).unwrap();
+        let q = Position::parse(&q).unwrap();
         assert_eq!(q.bound(&S), Some(House::HAPPINESS));
         assert_eq!(q.key(&S).bits() >> 61, 1);
     }
@@ -253,7 +253,9 @@ fn kendall_water_and_rebirth() {
     assert_eq!(after(&K, &p, 1, "26-27").1.ends, Some(Place::House(h(12))));
     // no piece ever stands on 27 under kendall
     assert_eq!(
-        Position::parse("........../........../......l... l", &K)
+        Position::parse("........../........../......l... l")
+            .unwrap()
+            .check(&K)
             .unwrap_err()
             .code(),
         "water"
@@ -401,7 +403,7 @@ fn winning_and_status() {
     let (q, f) = after(&K, &p, 1, "30-off");
     assert_eq!(q, "d........./........../.......... l");
     assert!(f.again);
-    let q = Position::parse(&q, &K).unwrap();
+    let q = Position::parse(&q).unwrap();
     assert_eq!(Senet::status(&K, &q), Status::Won(L));
     // no moves once won
     assert!(legal(&K, &q, 1).is_empty());
