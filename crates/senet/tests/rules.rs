@@ -405,6 +405,8 @@ fn winning_and_status() {
     assert!(f.again);
     let q = Position::parse(&q).unwrap();
     assert_eq!(Senet::status(&K, &q), Status::Won(L));
+    assert_eq!(q.status(&S), Status::Won(L));
+    assert_eq!(p.status(&K), Status::Ongoing);
     // no moves once won
     assert!(legal(&K, &q, 1).is_empty());
 }
