@@ -160,7 +160,7 @@ pub fn solve_cmd(a: &SolveArgs) -> Outcome {
 /// `race analyse RECORD --table PATH`.
 pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
     let (name, text) = input::read_text(&a.file)?;
-    let kind = crate::recognise(&text, &name)?;
+    let kind = crate::cmd::recognise(&text, &name)?;
     if kind != race_games::Kind::Ur {
         return Err(Refused::new(
             name,

@@ -96,6 +96,9 @@ pub enum NewGameError {
         position: String,
         /// The rule set, as text.
         rules: String,
+        /// The game's code for the first problem found
+        /// ([`Rules::Inconsistency`](crate::Rules::Inconsistency)).
+        why: &'static str,
     },
     /// The throw-off for the first move tied [`OPENING_TIES_MAX`] times.
     #[error("the opening throw tied {OPENING_TIES_MAX} times, which is not chance")]
@@ -478,10 +481,11 @@ impl<R: Notation> Game<R> {
         };
         let position = match position {
             Some(position) => {
-                if !R::is_consistent(&variant, &position) {
+                if let Err(why) = R::check_position(&variant, &position) {
                     return Err(NewGameError::Inconsistent {
                         position: position.to_string(),
                         rules: variant.to_string(),
+                        why: why.code(),
                     });
                 }
                 R::with_side(&position, first)

@@ -51,6 +51,82 @@ pub use xorshift::Xorshift;
 #[doc(hidden)]
 pub use serde as __serde;
 
+/// Declares a fieldless enum of coded reasons (a refusal, a kind of text
+/// error), each variant with its contract word and a sentence (and, if
+/// wanted, its number: `Null = 1("POS_NULL", "it is empty")`): the enum,
+/// `ALL` (every variant, in declaration order), `code()` and `message()`
+/// as `const fn`s, `Display` as the sentence and [`Coded`]. In the manner
+/// of cozy-chess's `simple_error!`: the games' error enums are declared,
+/// not written out by hand.
+///
+/// ```
+/// dice_core::coded_enum! {
+///     /// Why a toy move is refused.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///     pub enum Why {
+///         /// Nothing stands there.
+///         Empty("empty", "no piece stands there"),
+///         /// Too far.
+///         Far("far", "the goal needs the exact roll"),
+///     }
+/// }
+///
+/// assert_eq!(Why::ALL, [Why::Empty, Why::Far]);
+/// assert_eq!(Why::Far.code(), "far");
+/// assert_eq!(Why::Empty.to_string(), "no piece stands there");
+/// assert_eq!(dice_core::Coded::code(&Why::Empty), "empty");
+/// ```
+#[macro_export]
+macro_rules! coded_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident $(= $number:literal)? ($code:literal, $message:expr)
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$vmeta])* $variant $(= $number)?,)+
+        }
+
+        impl $name {
+            /// Every variant, in the order declared (the order checked).
+            pub const ALL: [$name; [$($code),+].len()] = [$($name::$variant),+];
+
+            /// The contract word.
+            #[must_use]
+            pub const fn code(self) -> &'static str {
+                match self {
+                    $($name::$variant => $code,)+
+                }
+            }
+
+            /// A lowercase sentence saying why.
+            #[must_use]
+            pub const fn message(self) -> &'static str {
+                match self {
+                    $($name::$variant => $message,)+
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.message())
+            }
+        }
+
+        impl $crate::Coded for $name {
+            fn code(&self) -> &'static str {
+                $name::code(*self)
+            }
+        }
+    };
+}
+
 /// Implements `Serialize` and `Deserialize` for types through their text
 /// form (`Display` and `FromStr`), so that JSON speaks the same text as
 /// records and the command line.

@@ -157,6 +157,10 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     /// Why a well-formed move is not legal here, with its contract word.
     type Refusal: Coded + Copy + Eq + Debug + Display + Send + Sync + 'static;
 
+    /// Why a position cannot arise under a rule set, with its contract word
+    /// (see [`Rules::check_position`]).
+    type Inconsistency: Coded + std::error::Error + Clone + Eq + Send + Sync + 'static;
+
     /// What a log entry says beyond the move (e.g. whether it captured).
     type Flags: Copy + Eq + Debug + Default + Serialize + DeserializeOwned + Send + Sync + 'static;
 
@@ -202,8 +206,16 @@ pub trait Rules: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     fn with_side(position: &Self::Position, side: Side) -> Self::Position;
 
     /// Whether the position could arise under these rules (the right number
-    /// of pieces, and so on). A game refuses to start from one that cannot.
-    fn is_consistent(variant: &Self::Variant, position: &Self::Position) -> bool;
+    /// of pieces, and so on), and if not, why. A game refuses to start from
+    /// one that cannot.
+    ///
+    /// # Errors
+    ///
+    /// The game's [`Rules::Inconsistency`]: the first problem found.
+    fn check_position(
+        variant: &Self::Variant,
+        position: &Self::Position,
+    ) -> Result<(), Self::Inconsistency>;
 
     /// The legal moves for `roll`, in the game's defined order, written into
     /// `out` (which is cleared first). No moves when the game is won.

@@ -217,6 +217,17 @@ impl FromStr for ToyMove {
 
 crate::serde_via_text!(ToyMove);
 
+/// Why a toy position cannot occur: a piece stands past the goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("a piece stands past the goal")]
+pub struct ToyInconsistency;
+
+impl Coded for ToyInconsistency {
+    fn code(&self) -> &'static str {
+        "past_goal"
+    }
+}
+
 /// Why a toy move is not legal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToyRefusal {
@@ -273,6 +284,7 @@ impl Rules for Toy {
     type MoveError = ParseToyMoveError;
     type Refusal = ToyRefusal;
     type Flags = ToyFlags;
+    type Inconsistency = ToyInconsistency;
 
     fn dice(variant: &ToyVariant) -> u8 {
         variant.dice
@@ -324,8 +336,15 @@ impl Rules for Toy {
         ToyPosition { side, ..*position }
     }
 
-    fn is_consistent(variant: &ToyVariant, position: &ToyPosition) -> bool {
-        position.pieces.iter().flatten().all(|&p| p <= variant.goal)
+    fn check_position(
+        variant: &ToyVariant,
+        position: &ToyPosition,
+    ) -> Result<(), ToyInconsistency> {
+        if position.pieces.iter().flatten().all(|&p| p <= variant.goal) {
+            Ok(())
+        } else {
+            Err(ToyInconsistency)
+        }
     }
 
     fn legal(variant: &ToyVariant, position: &ToyPosition, roll: u8, out: &mut MoveList<ToyMove>) {

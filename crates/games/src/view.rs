@@ -189,7 +189,7 @@ impl PositionView {
             position: position.to_string(),
             key: G::key_text(variant, position),
             side: G::side(position),
-            consistent: G::is_consistent(variant, position),
+            consistent: G::check_position(variant, position).is_ok(),
         }
     }
 }

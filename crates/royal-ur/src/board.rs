@@ -168,7 +168,8 @@ impl Board {
     ///
     /// [`NewBoardError::WrongBoard`] for a position on another board than
     /// the rule set's, and [`NewBoardError::Inconsistent`] when it does not
-    /// hold the rule set's pieces (see [`Position::is_consistent`]).
+    /// hold the rule set's pieces in hand, on the board and home (the
+    /// reference's `consistent`).
     pub fn new(
         variant: Variant,
         position: Position,
@@ -182,7 +183,7 @@ impl Board {
                 rules: variant.board(),
             });
         }
-        if !position.is_consistent(variant.pieces()) {
+        if !position.counts_hold(variant.pieces()) {
             return Err(NewBoardError::Inconsistent {
                 position,
                 pieces: variant.pieces(),

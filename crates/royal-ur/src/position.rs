@@ -23,8 +23,7 @@ const COUNT_MAX: u8 = 7;
 /// `D` (see [`Position::parse_for`]).
 ///
 /// Hands are stored, not derived: a position string whose counts do not add
-/// up still reads; [`Position::is_consistent`] checks them against a rule
-/// set's pieces.
+/// up still reads; [`Position::check`] checks them against a rule set.
 ///
 /// ```
 /// use dice_core::Side;
@@ -36,7 +35,7 @@ const COUNT_MAX: u8 = 7;
 /// assert_eq!(pos.at("d2".parse().unwrap()), Some(Side::Dark));
 /// assert_eq!(pos.hand(Side::Light), 6);
 /// assert_eq!(pos.side(), Side::Dark);
-/// assert!(pos.is_consistent(7));
+/// assert_eq!(pos.check(&Variant::FINKEL), Ok(()));
 /// # Ok::<(), royal_ur::PositionError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,74 +64,41 @@ const LAP_BASE: u32 = 6;
 /// How many squares `a2..g2` are.
 const LAP_SQUARES: u32 = 7;
 
-/// The reference's position codes, with their numbers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum PositionErrorKind {
-    /// No string, or an empty one (1).
-    Null = 1,
-    /// Not three rows (2).
-    Rows = 2,
-    /// A row not as wide as the board's (eight files; on the aseb board 4,
-    /// 12 and 4) (3).
-    Width = 3,
-    /// A meaningless character (4).
-    Letter = 4,
-    /// A piece or an empty run on a missing square e1/f1/e3/f3 (5).
-    Gap = 5,
-    /// An `x` on a real square (6).
-    X = 6,
-    /// The side is not `l` or `d` (7).
-    Side = 7,
-    /// A hand or home that is not one digit 0-7 (8).
-    Count = 8,
-    /// A field missing, or something after the last (9).
-    Field = 9,
-    /// 48 characters or more (10).
-    Long = 10,
+dice_core::coded_enum! {
+    /// The reference's position codes (`code()`, e.g. `POS_GAP`), with their
+    /// numbers.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum PositionErrorKind {
+        /// No string, or an empty one (1).
+        Null = 1("POS_NULL", "it is empty"),
+        /// Not three rows (2).
+        Rows = 2("POS_ROWS", "it does not have three rows"),
+        /// A row not as wide as the board's (eight files; on the aseb board 4,
+        /// 12 and 4) (3).
+        Width = 3("POS_WIDTH", "a row is not eight squares wide"),
+        /// A meaningless character (4).
+        Letter = 4("POS_LETTER", "it holds a character that means nothing there"),
+        /// A piece or an empty run on a missing square e1/f1/e3/f3 (5).
+        Gap = 5("POS_GAP", "a piece or an empty run falls on a missing square"),
+        /// An `x` on a real square (6).
+        X = 6("POS_X", "an x stands on a real square"),
+        /// The side is not `l` or `d` (7).
+        Side = 7("POS_SIDE", "the side to move is not l or d"),
+        /// A hand or home that is not one digit 0-7 (8).
+        Count = 8("POS_COUNT", "a hand or home is not one digit 0 to 7"),
+        /// A field missing, or something after the last (9).
+        Field = 9("POS_FIELD", "a field is missing or something follows the last"),
+        /// 48 characters or more (10).
+        Long = 10("POS_LONG", "it is 48 characters or longer"),
+    }
 }
 
 impl PositionErrorKind {
-    /// The reference's name, e.g. `POS_GAP`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PositionErrorKind::Null => "POS_NULL",
-            PositionErrorKind::Rows => "POS_ROWS",
-            PositionErrorKind::Width => "POS_WIDTH",
-            PositionErrorKind::Letter => "POS_LETTER",
-            PositionErrorKind::Gap => "POS_GAP",
-            PositionErrorKind::X => "POS_X",
-            PositionErrorKind::Side => "POS_SIDE",
-            PositionErrorKind::Count => "POS_COUNT",
-            PositionErrorKind::Field => "POS_FIELD",
-            PositionErrorKind::Long => "POS_LONG",
-        }
-    }
-
     /// The reference's number, 1..10 (0 is `POS_OK`, which is no error).
     #[must_use]
     pub const fn number(self) -> u8 {
         self as u8
-    }
-
-    /// What the code means on the standard board, as a lowercase sentence
-    /// (`a row is not eight squares wide`); [`PositionErrorKind::message_on`]
-    /// says it for a given board.
-    #[must_use]
-    pub const fn message(self) -> &'static str {
-        match self {
-            PositionErrorKind::Null => "it is empty",
-            PositionErrorKind::Rows => "it does not have three rows",
-            PositionErrorKind::Width => "a row is not eight squares wide",
-            PositionErrorKind::Letter => "it holds a character that means nothing there",
-            PositionErrorKind::Gap => "a piece or an empty run falls on a missing square",
-            PositionErrorKind::X => "an x stands on a real square",
-            PositionErrorKind::Side => "the side to move is not l or d",
-            PositionErrorKind::Count => "a hand or home is not one digit 0 to 7",
-            PositionErrorKind::Field => "a field is missing or something follows the last",
-            PositionErrorKind::Long => "it is 48 characters or longer",
-        }
     }
 
     /// What the code means on `shape`'s board.
@@ -152,7 +118,7 @@ impl PositionErrorKind {
 
 /// A position string that was refused, with the reference's code.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the position {text:?} was refused ({}): {}", .code.as_str(), .code.message_on(*.shape))]
+#[error("the position {text:?} was refused ({}): {}", .code.code(), .code.message_on(*.shape))]
 pub struct PositionError {
     code: PositionErrorKind,
     text: String,
@@ -169,7 +135,7 @@ impl PositionError {
     /// The reference's name for the code, e.g. `POS_GAP`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
-        self.code.as_str()
+        self.code.code()
     }
 
     /// The reference's number for the code, 1..10.
@@ -705,10 +671,9 @@ impl Position {
 
     /// Whether each side has exactly `pieces` pieces in hand, on the board
     /// and home together (and no square holds two): the reference's
-    /// `consistent`. [`Position::check`] also asks whether the position can
-    /// occur at all.
-    #[must_use]
-    pub const fn is_consistent(&self, pieces: u8) -> bool {
+    /// `consistent`, which [`Board::new`](crate::Board::new) asks.
+    /// [`Position::check`] asks whether the position can occur at all.
+    pub(crate) const fn counts_hold(&self, pieces: u8) -> bool {
         let p = pieces as u32;
         let off = !self.shape().mask();
         self.boards[0] & self.boards[1] == 0
@@ -721,12 +686,12 @@ impl Position {
     /// Whether the position can occur in a game under `variant`, checked
     /// whole: it is on the rule set's board; no square holds two pieces
     /// and none stands off the board; each side has the rule set's pieces
-    /// (hand, board and home together; the reference's
-    /// [`Position::is_consistent`]); every piece stands on its own path;
+    /// (hand, board and home together; the reference's `consistent`);
+    /// every piece stands on its own path;
     /// a piece is on its second visit only where its path makes one; no
     /// more than one side has every piece home; and the key packs the
     /// position as spec §6 lays it out. The rules
-    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// ([`dice_core::Rules::check_position`]), the tests, the fuzz targets
     /// and `race soak` all ask it.
     ///
     /// ```
@@ -1208,9 +1173,9 @@ mod tests {
     #[test]
     fn consistency_counts_hand_board_and_home() {
         let p = Position::parse("llllxxll/lll5/4xx2 l 7 7 7 7").unwrap();
-        assert!(!p.is_consistent(7));
+        assert!(!p.counts_hold(7));
         let p = Position::parse("4xx2/3d4/3lxx2 d 6 0 6 0").unwrap();
-        assert!(p.is_consistent(7));
-        assert!(!p.is_consistent(6));
+        assert!(p.counts_hold(7));
+        assert!(!p.counts_hold(6));
     }
 }

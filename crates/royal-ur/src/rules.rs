@@ -4,7 +4,7 @@ use dice_core::{Chance, Faces, MoveList, Opening, Side, Status};
 
 use crate::moves::{HAND, HOME};
 use crate::path::Table;
-use crate::{Flags, Move, ParseMoveError, Path, Place, Position, Refusal, Variant};
+use crate::{Flags, Inconsistency, Move, ParseMoveError, Path, Place, Position, Refusal, Variant};
 
 /// The highest roll of the reference's rule sets (3 or 4 dice): moves are
 /// asked for rolls 0 to 4 under them. A rule set with more dice allows up
@@ -342,6 +342,7 @@ impl dice_core::Rules for Ur {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
+    type Inconsistency = Inconsistency;
 
     fn dice(variant: &Variant) -> u8 {
         variant.dice()
@@ -388,8 +389,8 @@ impl dice_core::Rules for Ur {
     /// Stricter than the reference's `consistent` (the piece count): a
     /// piece off its own route or both sides home cannot occur either (see
     /// [`Position::check`]).
-    fn is_consistent(variant: &Variant, position: &Position) -> bool {
-        position.check(variant).is_ok()
+    fn check_position(variant: &Variant, position: &Position) -> Result<(), Inconsistency> {
+        position.check(variant)
     }
 
     #[inline]

@@ -172,10 +172,7 @@ fn every_pair_of_places_is_played_iff_legal_and_never_refused_as_bad_move() {
                     match p.play(&variant, roll, mv) {
                         Ok((next, _)) => {
                             assert!(legal.contains(&mv), "{p} {roll} {mv}");
-                            assert!(
-                                next.is_consistent(variant.pieces())
-                                    || !p.is_consistent(variant.pieces())
-                            );
+                            assert!(next.check(&variant).is_ok() || p.check(&variant).is_err());
                         }
                         Err(r) => {
                             assert!(!legal.contains(&mv), "{p} {roll} {mv}");
@@ -413,11 +410,13 @@ fn positions_that_cannot_occur_are_named() {
     );
     // The rules' consistency is this check; the reference's count is not.
     let p = Position::parse("l3xx2/8/4xx2 l 6 0 7 0").unwrap();
-    assert!(p.is_consistent(7));
-    assert!(!<royal_ur::Ur as dice_core::Rules>::is_consistent(
-        &Variant::FINKEL,
-        &p
-    ));
+    assert!(royal_ur::Board::new(Variant::FINKEL, p, None, 0).is_ok());
+    assert_eq!(
+        <royal_ur::Ur as dice_core::Rules>::check_position(&Variant::FINKEL, &p)
+            .unwrap_err()
+            .code(),
+        "route"
+    );
 }
 
 /// A position in `variant`'s text.

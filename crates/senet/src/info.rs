@@ -29,7 +29,7 @@ use crate::{Flags, House, Move, Place, Position, Variant};
 ///
 /// // Light on 26, the water empty: a roll of 1 points to 27 and sends the
 /// // piece back to 15.
-/// let pos = Position::parse("d........./........../.....l.... l", &Variant::KENDALL)?;
+/// let pos = Position::parse("d........./........../.....l.... l")?;
 /// let info = pos.move_info(&Variant::KENDALL, 1, "26-27".parse()?).expect("legal");
 /// assert_eq!(info.side(), Side::Light);
 /// assert_eq!(info.to(), Place::House(House::WATER));

@@ -1,9 +1,9 @@
 //! A position: thirty houses and the side to move.
 
 use std::fmt;
+use std::str::FromStr;
 
 use dice_core::Side;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::house::{HAPPINESS, HOUSES, WATER};
 use crate::{House, Key, On26, Protect, Variant, Water};
@@ -87,7 +87,7 @@ pub(crate) fn run_of(s: u32, h: u8) -> u32 {
 /// assert_eq!(start.to_string(), "dldldldldl/........../.......... l");
 /// assert_eq!(start.at("2".parse()?), Some(Side::Light));
 /// assert_eq!(start.at(House::WATER), None);
-/// let back = Position::parse("dldldldldl/........../.......... l", &Variant::KENDALL)?;
+/// let back = Position::parse("dldldldldl/........../.......... l")?;
 /// assert_eq!(back, start);
 /// assert_eq!(start.key(&Variant::KENDALL).to_string(), "0000000000066666");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -136,13 +136,17 @@ impl Position {
         self
     }
 
-    /// Reads a position string, judged against the rules.
+    /// Reads a position string: its syntax only (spec §6), three groups of
+    /// ten houses and the side to move. Whether the position can occur
+    /// under a rule set, and so whether it holds too many pieces or a piece
+    /// in the water under `water=reborn`, is [`Position::check`]'s
+    /// question. [`FromStr`](std::str::FromStr) and serde read the same.
     ///
     /// # Errors
     ///
-    /// A [`PositionError`] naming the first problem: `shape`, `character`,
-    /// `side`, `pieces` or `water`.
-    pub fn parse(text: &str, variant: &Variant) -> Result<Position, PositionError> {
+    /// A [`PositionError`] naming the first problem: `shape`, `character`
+    /// or `side`.
+    pub fn parse(text: &str) -> Result<Position, PositionError> {
         let err = |kind| PositionError {
             kind,
             text: text.to_owned(),
@@ -169,13 +173,6 @@ impl Position {
             "d" => Side::Dark,
             _ => return Err(err(PositionErrorKind::Side)),
         };
-        let max = u32::from(variant.piece_count());
-        if p.boards.iter().any(|b| b.count_ones() > max) {
-            return Err(err(PositionErrorKind::Pieces));
-        }
-        if variant.water == Water::Reborn && p.at(House::WATER).is_some() {
-            return Err(err(PositionErrorKind::Water));
-        }
         Ok(p)
     }
 
@@ -271,20 +268,15 @@ impl Position {
             .then_some(House::HAPPINESS)
     }
 
-    /// Whether the position could arise in play under these rules
-    /// ([`Position::check`] finds nothing).
-    #[must_use]
-    pub fn is_consistent(&self, variant: &Variant) -> bool {
-        self.check(variant).is_ok()
-    }
-
     /// Whether the position can occur in a game under `variant`, checked
     /// whole: no house holds two pieces and none stands off the thirty; no
     /// more pieces a side than the rules have; nobody in the water under
     /// `water=reborn`; at most one side with every piece home; under
-    /// `on26=again` nobody but the side to move on 26; and the key packs
+    /// `on26=again` with `water=stand` nobody but the side to move on 26
+    /// (with `water=reborn` a bound throw that has no move passes the turn
+    /// and leaves its piece there); and the key packs
     /// the position as spec §6 lays it out. The rules
-    /// ([`dice_core::Rules::is_consistent`]), the tests, the fuzz targets
+    /// ([`dice_core::Rules::check_position`]), the tests, the fuzz targets
     /// and `race soak` all ask it.
     ///
     /// ```
@@ -329,7 +321,14 @@ impl Position {
         if self.boards[0] == 0 && self.boards[1] == 0 {
             return Err(Inconsistency::BothHome);
         }
-        if variant.on26 == On26::Again && self.bits(self.side.other()) & bit(HAPPINESS) != 0 {
+        // Under water=reborn an occupied target stops the bound move, and a
+        // bound throw lost on a 2 or 3 passes the turn with the piece still
+        // on 26 (spec §3 rule 6); under water=stand the bound throw always
+        // has a move off 26.
+        if variant.on26 == On26::Again
+            && variant.water == Water::Stand
+            && self.bits(self.side.other()) & bit(HAPPINESS) != 0
+        {
             return Err(Inconsistency::On26 {
                 side: self.side.other(),
             });
@@ -401,21 +400,15 @@ impl fmt::Display for Position {
     }
 }
 
-impl Serialize for Position {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
+impl FromStr for Position {
+    type Err = PositionError;
+
+    fn from_str(s: &str) -> Result<Position, PositionError> {
+        Position::parse(s)
     }
 }
 
-impl<'de> Deserialize<'de> for Position {
-    /// Reads the text form with up to seven pieces a side (the rules are not
-    /// known here).
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Position, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        let loose = Variant::SKYRUK.with_pieces(crate::Pieces::Seven);
-        Position::parse(&text, &loose).map_err(serde::de::Error::custom)
-    }
-}
+dice_core::serde_via_text!(Position);
 
 /// Why a position cannot occur in a game under a rule set (see
 /// [`Position::check`]).
@@ -455,8 +448,9 @@ pub enum Inconsistency {
     /// ends when the first side has).
     #[error("both sides have every piece borne off, but the game ends when the first side has")]
     BothHome,
-    /// Under `on26=again` a piece of the side not to move stands on 26,
-    /// whose throw would have been bound to it.
+    /// Under `on26=again` with `water=stand` a piece of the side not to
+    /// move stands on 26, whose throw would have been bound to it (and a
+    /// bound throw there always has a move).
     #[error(
         "{side}, not to move, stands on 26, but under on26=again reaching 26 earns the side \
          one more throw"
@@ -494,53 +488,46 @@ impl Inconsistency {
     }
 }
 
+impl Inconsistency {
+    /// The refusal spec §6 gives a position text under a rule set for this
+    /// inconsistency (`pieces`, `water`), when it names one: a front end
+    /// reading a position for the rules refuses the text with it.
+    #[must_use]
+    pub const fn text_refusal(&self) -> Option<PositionErrorKind> {
+        match self {
+            Inconsistency::Pieces { .. } => Some(PositionErrorKind::Pieces),
+            Inconsistency::Water { .. } => Some(PositionErrorKind::Water),
+            _ => None,
+        }
+    }
+}
+
 impl dice_core::Coded for Inconsistency {
     fn code(&self) -> &'static str {
         Inconsistency::code(self)
     }
 }
 
-/// What is wrong with a position string.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PositionErrorKind {
-    /// Not three groups of ten characters and a side.
-    Shape,
-    /// A house character other than `l`, `d` or `.`.
-    Character,
-    /// A side other than `l` or `d`.
-    Side,
-    /// More pieces of a side than the rules have.
-    Pieces,
-    /// A piece on 27 under `water=reborn`.
-    Water,
-}
-
-impl PositionErrorKind {
-    /// The contract word.
-    #[must_use]
-    pub const fn code(self) -> &'static str {
-        match self {
-            PositionErrorKind::Shape => "shape",
-            PositionErrorKind::Character => "character",
-            PositionErrorKind::Side => "side",
-            PositionErrorKind::Pieces => "pieces",
-            PositionErrorKind::Water => "water",
-        }
-    }
-
-    /// What is wrong, as a lowercase sentence.
-    #[must_use]
-    pub const fn message(self) -> &'static str {
-        match self {
-            PositionErrorKind::Shape => {
-                "a position is three groups of ten houses joined by / and then a space and the side"
-            }
-            PositionErrorKind::Character => "a house is l, d or .",
-            PositionErrorKind::Side => "the side to move is l or d",
-            PositionErrorKind::Pieces => "a side has more pieces than the rules give it",
-            PositionErrorKind::Water => "no piece stands in the water (27) under water=reborn",
-        }
+dice_core::coded_enum! {
+    /// What is wrong with a position string.
+    #[non_exhaustive]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum PositionErrorKind {
+        /// Not three groups of ten characters and a side.
+        Shape(
+            "shape",
+            "a position is three groups of ten houses joined by / and then a space and the side"
+        ),
+        /// A house character other than `l`, `d` or `.`.
+        Character("character", "a house is l, d or ."),
+        /// A side other than `l` or `d`.
+        Side("side", "the side to move is l or d"),
+        /// More pieces of a side than the rules have: the text refusal spec §6
+        /// gives [`Inconsistency::Pieces`] (see [`Inconsistency::text_refusal`]).
+        Pieces("pieces", "a side has more pieces than the rules give it"),
+        /// A piece on 27 under `water=reborn`: the text refusal spec §6 gives
+        /// [`Inconsistency::Water`].
+        Water("water", "no piece stands in the water (27) under water=reborn"),
     }
 }
 
@@ -559,7 +546,7 @@ impl PositionError {
         self.kind
     }
 
-    /// The contract word: `shape`, `character`, `side`, `pieces` or `water`.
+    /// The contract word: `shape`, `character` or `side`.
     #[must_use]
     pub const fn code(&self) -> &'static str {
         self.kind.code()
@@ -580,8 +567,7 @@ mod tests {
     fn the_key_as_laid_out_is_the_spec_s() {
         let start = Position::start(&Variant::KENDALL, Side::Light);
         assert_eq!(start.key_laid_out(&Variant::KENDALL), 0x66666);
-        let bound =
-            Position::parse("d........./........../.....l.... l", &Variant::SKYRUK).unwrap();
+        let bound = Position::parse("d........./........../.....l.... l").unwrap();
         let want = (1u64 << 61) | (1 << 50) | 2;
         assert_eq!(bound.key_laid_out(&Variant::SKYRUK), want);
         assert_eq!(bound.key(&Variant::SKYRUK).bits(), want);
@@ -609,6 +595,5 @@ mod tests {
             off.check(&Variant::KENDALL),
             Err(Inconsistency::OffBoard { side: Side::Light })
         );
-        assert!(!off.is_consistent(&Variant::KENDALL));
     }
 }

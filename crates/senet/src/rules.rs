@@ -74,10 +74,14 @@ impl Position {
         }
     }
 
-    /// Whether someone has won: the first side (light checked first) with
-    /// no piece left on the board. The ply cap is the game's business.
+    /// Whether someone has won under `variant`: the first side (light
+    /// checked first) with no piece left on the board. The ply cap is the
+    /// game's business. (Every rule set ends the same way; the rule set is
+    /// asked for, as the Royal Game of Ur's `status` asks for it, so that
+    /// both games read alike and a rule set that ends otherwise can.)
     #[must_use]
-    pub const fn status(&self) -> Status {
+    pub const fn status(&self, variant: &Variant) -> Status {
+        let _ = variant;
         if self.bits(Side::Light) == 0 {
             Status::Won(Side::Light)
         } else if self.bits(Side::Dark) == 0 {
@@ -517,6 +521,7 @@ impl Rules for Senet {
     type MoveError = ParseMoveError;
     type Refusal = Refusal;
     type Flags = Flags;
+    type Inconsistency = crate::Inconsistency;
 
     fn dice(_variant: &Variant) -> u8 {
         4
@@ -548,8 +553,8 @@ impl Rules for Senet {
         position.with_side(side)
     }
 
-    fn is_consistent(variant: &Variant, position: &Position) -> bool {
-        position.is_consistent(variant)
+    fn check_position(variant: &Variant, position: &Position) -> Result<(), crate::Inconsistency> {
+        position.check(variant)
     }
 
     #[inline]
@@ -573,8 +578,8 @@ impl Rules for Senet {
     }
 
     #[inline]
-    fn status(_variant: &Variant, position: &Position) -> Status {
-        position.status()
+    fn status(variant: &Variant, position: &Position) -> Status {
+        position.status(variant)
     }
 
     fn refusal(variant: &Variant, position: &Position, roll: u8, mv: Move) -> Refusal {

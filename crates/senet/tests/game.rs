@@ -84,7 +84,7 @@ fn dark_first() {
 fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
     // light's only piece stands in the water; a 5 gives it nothing: a lost
     // turn, and 5 keeps the sticks, so light throws again: a 4 bears it off
-    let p = Position::parse("d........./........../......l... l", &S).unwrap();
+    let p = Position::parse("d........./........../......l... l").unwrap();
     let mut game = Game::new(Setup::new(script(&[5, 4]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(game.log()[0].mv.is_none() && game.log()[0].flags.again);
@@ -104,7 +104,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
         (Some(Side::Light), Ending::Home)
     );
     // a lost turn on a 2 passes the sticks: 28 leaves only on a 3
-    let p = Position::parse("d........./........../.......l.. l", &S).unwrap();
+    let p = Position::parse("d........./........../.......l.. l").unwrap();
     let game = Game::new(Setup::new(script(&[2, 1]), S).with_position(p)).unwrap();
     assert_eq!(game.log().len(), 1);
     assert!(!game.log()[0].flags.again);
@@ -114,7 +114,7 @@ fn skyruk_water_stays_on_five_and_the_lost_turn_throws_again() {
 #[test]
 fn skyruk_bound_throw_in_a_game() {
     // 25-26 on a 2 keeps the sticks; the next throw is bound to 26
-    let p = Position::parse("d...l...../........../....l..... l", &S).unwrap();
+    let p = Position::parse("d...l...../........../....l..... l").unwrap();
     let mut game = Game::new(Setup::new(script(&[2, 3, 2]), S).with_position(p)).unwrap();
     assert_eq!(
         game.legal()
@@ -234,8 +234,8 @@ fn a_scripted_game_keeps_its_sticks() {
 #[test]
 fn inconsistent_positions_are_refused() {
     // dark on 26 with light to move under skyruk: accepted as text, not consistent
-    let p = Position::parse("d........./........../.....d.... l", &S).unwrap();
-    assert!(!p.is_consistent(&S));
+    let p = Position::parse("d........./........../.....d.... l").unwrap();
+    assert_eq!(p.check(&S).unwrap_err().code(), "on26");
     let err = Game::new(Setup::new(script(&[1]), S).with_position(p)).unwrap_err();
     assert_eq!(err.code(), "inconsistent");
 }
@@ -244,7 +244,7 @@ fn inconsistent_positions_are_refused() {
 fn the_ply_cap_draws() {
     // light's only piece on 28 leaves on a 3, dark's on 29 on a 2: a run of
     // 4s is lost turn after lost turn, each keeping the sticks
-    let p = Position::parse("........../........../.......ld. l", &K).unwrap();
+    let p = Position::parse("........../........../.......ld. l").unwrap();
     let game = Game::new(Setup::new(script(&[4; 15_100]), K).with_position(p)).unwrap();
     let result = game.result().unwrap();
     assert_eq!(

@@ -66,7 +66,7 @@ fn the_start_and_every_swap_open() {
     assert_eq!(q, "ddlldldldl/........../.......... l");
     assert!(f.swap && f.again);
     // after 2-3 light has a run 3-4: both protected under kendall
-    let q = Position::parse(&q, &K).unwrap();
+    let q = Position::parse(&q).unwrap();
     assert!(q.protected(h(3), &K) && q.protected(h(4), &K));
     assert!(!q.protected(h(5), &K));
 }
@@ -214,7 +214,7 @@ fn reaching_26() {
         let (q, f) = after(&S, &p, roll, "25-26");
         assert_eq!(q, "d........./........../.....l.... l");
         assert!(f.again);
-        let q = Position::parse(&q, &S).unwrap();
+        let q = Position::parse(&q).unwrap();
         assert_eq!(q.bound(&S), Some(House::HAPPINESS));
         assert_eq!(q.key(&S).bits() >> 61, 1);
     }
@@ -253,7 +253,9 @@ fn kendall_water_and_rebirth() {
     assert_eq!(after(&K, &p, 1, "26-27").1.ends, Some(Place::House(h(12))));
     // no piece ever stands on 27 under kendall
     assert_eq!(
-        Position::parse("........../........../......l... l", &K)
+        Position::parse("........../........../......l... l")
+            .unwrap()
+            .check(&K)
             .unwrap_err()
             .code(),
         "water"
@@ -374,6 +376,14 @@ fn the_bound_throw() {
     assert_eq!(refused(&v, &p, 2, "26-28"), "occupied");
     let (q, _) = Senet::forfeit(&v, &p, 4);
     assert_eq!(q.bound(&v), Some(House::HAPPINESS));
+    // lost on a 2, the turn passes with the piece still on 26: a position
+    // of play, so a consistent one
+    let (q, flags) = Senet::forfeit(&v, &p, 2);
+    assert!(!flags.again);
+    assert_eq!(q.side(), D);
+    assert_eq!(q.at(House::HAPPINESS), Some(L));
+    assert_eq!(q.check(&v), Ok(()));
+    assert_eq!(q.with_side(L).bound(&v), Some(House::HAPPINESS));
 }
 
 #[test]
@@ -393,8 +403,10 @@ fn winning_and_status() {
     let (q, f) = after(&K, &p, 1, "30-off");
     assert_eq!(q, "d........./........../.......... l");
     assert!(f.again);
-    let q = Position::parse(&q, &K).unwrap();
+    let q = Position::parse(&q).unwrap();
     assert_eq!(Senet::status(&K, &q), Status::Won(L));
+    assert_eq!(q.status(&S), Status::Won(L));
+    assert_eq!(p.status(&K), Status::Ongoing);
     // no moves once won
     assert!(legal(&K, &q, 1).is_empty());
 }

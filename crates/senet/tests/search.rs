@@ -17,7 +17,7 @@ fn the_bot_gives_the_recorded_answers() {
             panic!("not a question: {line}");
         };
         let variant: Variant = rules.parse().unwrap();
-        let position = Position::parse(position, &variant).unwrap();
+        let position = Position::parse(position).unwrap();
         let budget = (budget != "-").then(|| budget.parse().unwrap());
         let bot = Bot::new(Some(level.parse().unwrap()), budget).unwrap();
         let t = bot

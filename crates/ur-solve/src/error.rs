@@ -87,6 +87,30 @@ impl SolveError {
     }
 }
 
+/// The most states (one side to move) the solver numbers: a successor's
+/// code in the sweeps keeps 30 bits for its index.
+pub(crate) const STATES_MAX: u64 = 1 << 30;
+
+/// Refuses a rule set of `states` states (one side to move) that the
+/// solver cannot number ([`STATES_MAX`]), naming the count and the bytes
+/// its values would take. Both the solver and the index of the paths that
+/// visit squares twice ask it, so it lives here, below both.
+///
+/// # Errors
+///
+/// [`SolveError::TooBig`].
+pub(crate) fn check_size(variant: &royal_ur::Variant, states: u64) -> Result<(), SolveError> {
+    if states <= STATES_MAX {
+        return Ok(());
+    }
+    Err(SolveError::TooBig {
+        rules: variant.to_string(),
+        states,
+        limit: STATES_MAX,
+        bytes: states.saturating_mul(std::mem::size_of::<f64>() as u64),
+    })
+}
+
 /// Why a table file could not be written or read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -42,9 +42,8 @@ use self::plan::{Plan, start_values};
 use self::records::PairRecords;
 use self::sweep::Solver;
 use self::transitions::Transitions;
-pub(crate) use self::transitions::check_size;
 use self::values::Values;
-use crate::error::{LookupError, SolveError};
+use crate::error::{LookupError, SolveError, check_size};
 use crate::index::{Index, State};
 
 /// How to solve.

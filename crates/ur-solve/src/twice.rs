@@ -41,9 +41,8 @@
 use dice_core::Side;
 use royal_ur::{Path, Square, Variant};
 
-use crate::error::SolveError;
+use crate::error::{SolveError, check_size};
 use crate::index::{Block, State};
-use crate::solve::check_size;
 
 /// The most regions: a packed code holds sixteen bits of each.
 const REGIONS_MAX: usize = 4;

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use dice_core::{Faces, LogEntry, Notation, Rules, Side, Thought};
-use senet::{Flags, HOUSES, House, Move, Place, Position, Senet, Variant, display_entry};
+use senet::{
+    Flags, HOUSES, House, Move, Place, Position, PositionErrorKind, Senet, Variant, display_entry,
+};
 use serde::Serialize;
 
 use crate::catalogue::{Field, LevelNote, Preset};
@@ -166,13 +168,20 @@ impl RaceGame for Senet {
             .collect()
     }
 
+    /// The syntax, then the two refusals spec §6 gives the text under a
+    /// rule set (`pieces`, `water`).
     fn read_position(text: &str, variant: &Variant) -> Result<Position, BadPosition> {
-        Position::parse(text, variant).map_err(|e| BadPosition {
+        let bad = |kind: PositionErrorKind| BadPosition {
             text: text.to_owned(),
-            code: e.code(),
-            why: e.kind().message(),
+            code: kind.code(),
+            why: kind.message(),
             number: None,
-        })
+        };
+        let position = Position::parse(text).map_err(|e| bad(e.kind()))?;
+        match position.check(variant).err().and_then(|e| e.text_refusal()) {
+            Some(kind) => Err(bad(kind)),
+            None => Ok(position),
+        }
     }
 
     fn check(variant: &Variant, position: &Position) -> Result<(), Inconsistent> {

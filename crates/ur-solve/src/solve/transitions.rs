@@ -8,7 +8,7 @@
 
 use royal_ur::{PIECES_MAX, Variant};
 
-use crate::error::SolveError;
+use crate::error::{STATES_MAX, SolveError, check_size};
 use crate::index::{Index, State};
 
 /// Most rolls that can move a piece: 1 to 9 with eight dice (the most a
@@ -31,7 +31,7 @@ impl Code {
     const TURN_PASSES: u32 = 1 << 31;
 
     /// How many indices a code can name.
-    pub(super) const INDICES: u64 = 1 << 30;
+    pub(super) const INDICES: u64 = STATES_MAX;
 
     /// What is recorded for a roll that allows no move.
     pub(super) const NO_MOVE: Code = Code(1 << 30);
@@ -92,7 +92,7 @@ impl<'a> Transitions<'a> {
     /// # Errors
     ///
     /// [`SolveError::TooBig`] when the rule set has more states than a
-    /// [`Code`] can name (see [`check_size`]), [`SolveError::Options`]
+    /// [`Code`] can name (see `check_size`), [`SolveError::Options`]
     /// when it has more moving rolls than [`ROLLS_MAX`] (no rule set of
     /// `royal-ur` has).
     pub(super) fn new(index: &'a Index) -> Result<Transitions<'a>, SolveError> {
@@ -167,25 +167,6 @@ impl<'a> Transitions<'a> {
             None
         }
     }
-}
-
-/// Refuses a rule set of `states` states (one side to move) that a
-/// [`Code`] cannot number, naming the count and the bytes its values
-/// would take.
-///
-/// # Errors
-///
-/// [`SolveError::TooBig`].
-pub(crate) fn check_size(variant: &Variant, states: u64) -> Result<(), SolveError> {
-    if states <= Code::INDICES {
-        return Ok(());
-    }
-    Err(SolveError::TooBig {
-        rules: variant.to_string(),
-        states,
-        limit: Code::INDICES,
-        bytes: states.saturating_mul(std::mem::size_of::<f64>() as u64),
-    })
 }
 
 /// The chances of a rule set's rolls that can move a piece, as (roll,
