@@ -595,4 +595,8 @@ pub struct LoadtestArgs {
     /// game moves as soon as its last move is answered).
     #[arg(long, value_name = "R", default_value_t = 0.0)]
     pub rate: f64,
+    /// Watchers ask for delta events (the whole state once, then what each
+    /// move changed) instead of the whole state at every move.
+    #[arg(long)]
+    pub delta: bool,
 }

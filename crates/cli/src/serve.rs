@@ -105,6 +105,7 @@ pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
         watchers: a.watchers,
         kinds,
         rate: a.rate,
+        delta: a.delta,
     };
     let report = loadtest::run(&options).map_err(|e| match e {
         LoadError::Url(_) => Refused::new("URL", "url", e.to_string()),

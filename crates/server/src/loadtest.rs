@@ -44,6 +44,9 @@ pub struct Options {
     /// Moves a second to aim for, spread evenly over the games; 0 plays
     /// each game as fast as the server answers.
     pub rate: f64,
+    /// Watchers ask for delta events (`?delta=true`: the whole state once,
+    /// then what each move changed) instead of a whole state a move.
+    pub delta: bool,
 }
 
 /// Why the load test could not run.
@@ -263,6 +266,8 @@ struct Shared {
     tally: Mutex<Tally>,
     /// Games being played, for the watchers to pick from.
     live: Mutex<Vec<String>>,
+    /// The query of a watcher's stream (`?delta=true` or nothing).
+    events_query: &'static str,
 }
 
 #[derive(Default)]
@@ -491,7 +496,10 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
-        let uri = format!("{}/api/games/{id}/events", shared.base);
+        let uri = format!(
+            "{}/api/games/{id}/events{}",
+            shared.base, shared.events_query
+        );
         let Ok(req) = Request::get(uri).body(Full::new(Bytes::new())) else {
             return;
         };
@@ -523,7 +531,7 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
             {
                 let end = from + at + 2;
                 let event = buffer.get(start..end).unwrap_or_default();
-                if event.starts_with(b"event: state") {
+                if event.starts_with(b"event: state") || event.starts_with(b"event: delta") {
                     events += 1;
                     let ply = ply_of(event.get(..event.len().min(512)).unwrap_or_default());
                     if ply < last_ply {
@@ -583,6 +591,7 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             interval: (options.rate > 0.0)
                 .then(|| Duration::from_secs_f64(options.games as f64 / options.rate)),
             tally: Mutex::new(Tally::default()),
+            events_query: if options.delta { "?delta=true" } else { "" },
             live: Mutex::new(Vec::new()),
         });
         let watchers: Vec<_> = (0..options.watchers)
@@ -692,6 +701,7 @@ data: {"id":"x","game":"ur","rules":"finkel","status":"playing","seats":{},"ply"
                 watchers: 0,
                 kinds: vec![],
                 rate: 0.0,
+                delta: false,
             };
             assert!(matches!(run(&options), Err(LoadError::Url(_))), "{bad}");
         }
