@@ -109,6 +109,29 @@ impl EntryView {
     }
 }
 
+/// A log entry with the sentence that tells it ([`narrate`](crate::narrate),
+/// the faces as digits): an entry of a game's log for a front end that
+/// shows the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineView {
+    /// The entry, its fields beside `words` in JSON.
+    #[serde(flatten)]
+    pub entry: EntryView,
+    /// The ply in words.
+    pub words: String,
+}
+
+impl LineView {
+    /// The view of `entry`, a ply under `variant`.
+    #[must_use]
+    pub fn of<G: RaceGame>(variant: &G::Variant, entry: &LogEntry<G>) -> LineView {
+        LineView {
+            entry: EntryView::of(variant, entry),
+            words: crate::words::narrate(variant, entry, &|f| f.to_string()),
+        }
+    }
+}
+
 /// A ply told for a front end: the entry, the position after it, the race
 /// count there and the sentence that says what happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -64,12 +64,29 @@ fn the_catalogue_is_the_servers_with_a_line_about_each_preset_and_level() {
             let variant = read_rules::<G>(Some(rules)).unwrap();
             RuleSetView::of::<G>(&variant, &Tables::default())
         });
-        let mut now = serde_json::to_value(view).unwrap();
+        let now = serde_json::to_value(view).unwrap();
+        // The board as data and the game's words are new beside the old
+        // view: the layout's routes are the board's, square by square.
+        assert_eq!(now["layout"]["routes"], board_routes(&now), "{rules}");
+        assert_eq!(now["words"]["dice"], for_kind!(kind, G => G::WORDS.dice));
+        let mut now = without(now, &["layout", "words"]);
         if before["name"].is_null() && rules.starts_with("route=") {
             assert!(now["name"].is_string(), "{rules}: {now}");
             now["name"] = Value::Null;
         }
         assert_eq!(now, before, "{rules}");
+    }
+}
+
+/// The old view's routes, or for Senet the track 1 to 30 both sides
+/// share.
+fn board_routes(view: &Value) -> Value {
+    match view["board"].get("routes") {
+        Some(routes) => routes.clone(),
+        None => {
+            let track: Vec<String> = (1..=30).map(|n| n.to_string()).collect();
+            serde_json::json!({"light": track, "dark": track})
+        }
     }
 }
 

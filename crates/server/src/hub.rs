@@ -26,7 +26,6 @@ use dice_core::{Ending, Seed, Side};
 use serde::Serialize;
 use tokio::sync::{OwnedMutexGuard, Semaphore, watch};
 
-use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
 use crate::error::ApiError;
 use crate::feed::{Feed, Kind, Watcher};
 use crate::metrics::Metrics;
@@ -34,6 +33,9 @@ use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
 use crate::wire::{CreateRequest, Opponent, SideChoice};
+use race_games::{
+    AnyBot, AnyGame, AnyVariant, Board, BotError, Level, LineView, ResultView as ResultOf, Tables,
+};
 
 /// How long a game stays in memory once nobody asks for it or follows it;
 /// it is loaded again from the store when asked for.
@@ -51,7 +53,7 @@ enum Seat {
     Open(TokenHash),
     /// A bot; `None` for a finished game whose perfect bot's table is not
     /// loaded.
-    Bot(Level, Option<Bot>),
+    Bot(Level, Option<AnyBot>),
 }
 
 impl Seat {
@@ -106,7 +108,7 @@ impl Live {
         Summary {
             status: self.status(),
             ply: self.game.ply(),
-            position: self.game.position(),
+            position: self.game.position().to_string(),
             key: self.game.key(),
         }
     }
@@ -141,7 +143,7 @@ impl Live {
     }
 
     /// The bot to move now, if a bot is.
-    fn bot_to_move(&self) -> Option<Bot> {
+    fn bot_to_move(&self) -> Option<AnyBot> {
         if self.status() != Status::Playing {
             return None;
         }
@@ -153,7 +155,10 @@ impl Live {
 
     fn resigned(&self) -> Option<Side> {
         match self.game.result()? {
-            (Some(winner), Ending::Resign) => Some(winner.other()),
+            ResultOf {
+                winner: Some(winner),
+                how: Ending::Resign,
+            } => Some(winner.other()),
             _ => None,
         }
     }
@@ -213,9 +218,9 @@ impl Slot {
 /// A create request checked: what [`Hub::create`] makes.
 #[derive(Debug)]
 pub struct Plan {
-    rules: RuleSet,
+    rules: AnyVariant,
     level: Level,
-    bot: Option<Bot>,
+    bot: Option<AnyBot>,
     side: SideChoice,
 }
 
@@ -311,9 +316,9 @@ impl Hub {
     ) -> Result<Arc<Hub>, HubError> {
         for g in store.unfinished()? {
             for level in g.bots {
-                Bot::new(&g.rules, level, &tables).map_err(|e| HubError::Replay {
+                AnyBot::with_tables(&g.rules, level, &tables).map_err(|e| HubError::Replay {
                     id: g.id.clone(),
-                    why: e.to_string(),
+                    why: bot_refusal(&e),
                 })?;
             }
         }
@@ -498,7 +503,7 @@ impl Hub {
                     game.ply()
                 )));
             }
-            game.play(&mv.text)
+            game.play_text(&mv.text)
                 .map_err(|r| fail(format!("move {n} ({}) is refused: {}", mv.text, r.message)))?;
         }
         if let Some(side) = g.resigned
@@ -510,10 +515,10 @@ impl Hub {
         let seats = g.seats.map(|h| match h {
             Holder::Person(h) => Ok(Seat::Person(h)),
             Holder::Open(h) => Ok(Seat::Open(h)),
-            Holder::Bot(level) => match Bot::new(&g.rules, level, &self.tables) {
+            Holder::Bot(level) => match AnyBot::with_tables(&g.rules, level, &self.tables) {
                 Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
                 Err(_) if over => Ok(Seat::Bot(level, None)),
-                Err(e) => Err(fail(e.to_string())),
+                Err(e) => Err(fail(bot_refusal(&e))),
             },
         });
         let [light, dark] = seats;
@@ -610,9 +615,9 @@ impl Hub {
     fn render(&self, id: &str, live: &Live, log_from: Option<usize>) -> (Bytes, Bytes) {
         let game = &live.game;
         let over = game.is_over();
-        let result = game.result().map(|(winner, how)| ResultView {
-            winner: winner.map(Side::as_str),
-            how: how.as_str(),
+        let result = game.result().map(|r| ResultView {
+            winner: r.winner.map(Side::as_str),
+            how: r.how.as_str(),
         });
         let view = StateView {
             id,
@@ -627,11 +632,12 @@ impl Hub {
             side: game.side().map(Side::as_str),
             roll: game.roll(),
             faces: game.faces(),
-            position: game.position(),
+            position: game.position().to_string(),
             key: game.key(),
-            legal: game.legal(),
+            legal: game.legal().iter().map(ToString::to_string).collect(),
             log_from,
-            log: game.log_since(log_from.unwrap_or(0)),
+            log: game.lines_from(log_from.unwrap_or(0)),
+            board: game.board(),
             result,
             commitment: &live.commitment,
             seed: over.then_some(live.seed_hex.as_str()),
@@ -689,12 +695,12 @@ impl Hub {
     ///
     /// 400 `bad_request` for rules or a level the server cannot offer.
     pub fn plan(&self, req: CreateRequest) -> Result<Plan, ApiError> {
-        let rules = RuleSet::parse(req.game, req.rules.as_deref())
+        let rules = AnyVariant::read(req.game, req.rules.as_deref())
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let bot = match req.opponent {
             Opponent::Bot => Some(
-                Bot::new(&rules, req.level, &self.tables)
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+                AnyBot::with_tables(&rules, req.level, &self.tables)
+                    .map_err(|e| ApiError::bad_request(bot_refusal(&e)))?,
             ),
             Opponent::Friend => None,
         };
@@ -864,17 +870,19 @@ impl Hub {
     ) -> Result<Bytes, ApiError> {
         let ply = live.game.ply();
         let before = live.status();
-        if let Err(refusal) = live.game.play(text) {
-            let mut e = ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
-                refusal.message,
-            )
-            .with_state(slot.state());
-            e.refusal = Some(refusal.code);
-            return Err(e);
-        }
-        let canonical = live.game.move_at(ply).unwrap_or_else(|| text.to_owned());
+        let canonical = match live.game.play_text(text) {
+            Ok(mv) => mv.to_string(),
+            Err(refusal) => {
+                let mut e = ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "illegal_move",
+                    refusal.message,
+                )
+                .with_state(slot.state());
+                e.refusal = Some(refusal.code);
+                return Err(e);
+            }
+        };
         let change = Change::Move {
             id: slot.id.clone(),
             n: live.moves,
@@ -1073,7 +1081,7 @@ impl Hub {
                 live.bot_busy = false;
                 return;
             };
-            if let Err(e) = self.commit_move(&slot, &mut live, &text).await {
+            if let Err(e) = self.commit_move(&slot, &mut live, &text.to_string()).await {
                 tracing::error!(game = %slot.id, "the bot's move failed: {}", e.message);
                 live.bot_busy = false;
                 return;
@@ -1127,6 +1135,20 @@ const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
 /// What comes before a delta's JSON in its server-sent event.
 const DELTA_HEAD: &[u8] = b"event: delta\ndata: ";
 
+/// Why there is no bot for a level, in the server's words.
+fn bot_refusal(e: &BotError) -> String {
+    match e {
+        BotError::NoPerfect(kind) => format!(
+            "{kind} has no perfect level; the levels are 1 to {}",
+            kind.level_top()
+        ),
+        BotError::NoTable(rules) => format!(
+            "the perfect level needs a solved table for {rules}, and the server was given none"
+        ),
+        other => other.to_string(),
+    }
+}
+
 #[derive(Serialize)]
 struct ResultView {
     winner: Option<&'static str>,
@@ -1155,7 +1177,8 @@ struct StateView<'a> {
     legal: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     log_from: Option<usize>,
-    log: crate::engine::LogView<'a>,
+    log: Vec<LineView>,
+    board: Board,
     result: Option<ResultView>,
     commitment: &'a str,
     seed: Option<&'a str>,

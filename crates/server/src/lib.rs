@@ -11,7 +11,7 @@
 )]
 
 mod conn;
-pub mod engine;
+
 mod error;
 mod feed;
 mod hub;
@@ -36,7 +36,7 @@ pub use metrics::Metrics;
 pub use routes::{App, CSP, Peer, router};
 pub use serve::{
     CONNECTIONS, CONNECTIONS_PER_ADDRESS, Config, STALL, STREAMS, STREAMS_PER_ADDRESS, ServeError,
-    Server, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
+    Server, TableError, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
 };
 pub use sqlite::{DB_FILE, DIR_MODE, FILE_MODE, OpenError, Sqlite};
 pub use store::Store;
