@@ -20,22 +20,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use bytes::{BufMut, Bytes, BytesMut};
 use dice_core::{Ending, Seed, Side};
-use serde::Serialize;
 use tokio::sync::{OwnedMutexGuard, Semaphore, watch};
 
-use crate::error::ApiError;
 use crate::feed::{Feed, Kind, Watcher};
 use crate::metrics::Metrics;
+use crate::refusal::Refusal;
 use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
-use crate::wire::{CreateRequest, Opponent, SideChoice};
-use race_games::{
-    AnyBot, AnyGame, AnyVariant, Board, BotError, Level, LineView, ResultView as ResultOf, Tables,
-};
+use crate::wire::{CreateRequest, Opponent, ResultView, SeatsView, SideChoice, StateView};
+use race_games::{AnyBot, AnyGame, AnyVariant, BotError, Level, ResultView as ResultOf, Tables};
 
 /// How long a game stays in memory once nobody asks for it or follows it;
 /// it is loaded again from the store when asked for.
@@ -139,6 +135,19 @@ impl Live {
         match side {
             Side::Light => light,
             Side::Dark => dark,
+        }
+    }
+
+    /// The contract's turn check that a move and a resignation share: 409
+    /// `not_started` while a seat is open, `game_over` once it has ended.
+    fn in_play(&self) -> Result<(), Refusal> {
+        match self.status() {
+            Status::Waiting => Err(Refusal::conflict(
+                "not_started",
+                "the game waits for a friend to take the open seat",
+            )),
+            Status::Over => Err(Refusal::conflict("game_over", "the game has ended")),
+            Status::Playing => Ok(()),
         }
     }
 
@@ -417,7 +426,7 @@ impl Hub {
     /// Deletes the friend games that waited longer than the expiry, each
     /// under its lock (a friend who comes at that moment either joins
     /// first or finds no game).
-    async fn expire(self: &Arc<Hub>) -> Result<(), ApiError> {
+    async fn expire(self: &Arc<Hub>) -> Result<(), Refusal> {
         let Some(expiry) = self.expiry else {
             return Ok(());
         };
@@ -426,8 +435,8 @@ impl Hub {
         let ids =
             tokio::task::spawn_blocking(move || hub.store.waiting_since(before, EXPIRED_AT_ONCE))
                 .await
-                .map_err(ApiError::internal)?
-                .map_err(ApiError::internal)?;
+                .map_err(Refusal::internal)?
+                .map_err(Refusal::internal)?;
         for id in ids {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
@@ -442,7 +451,7 @@ impl Hub {
                 id: slot.id.clone(),
                 before,
             };
-            self.store.write(change).await.map_err(ApiError::internal)?;
+            self.store.write(change).await.map_err(Refusal::internal)?;
             self.metrics.game_expired();
             self.drop_slot(&slot, &mut live);
         }
@@ -458,7 +467,7 @@ impl Hub {
     async fn lock(
         self: &Arc<Hub>,
         mut slot: Arc<Slot>,
-    ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), ApiError> {
+    ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), Refusal> {
         loop {
             let live = Arc::clone(&slot.live).lock_owned().await;
             if !live.gone {
@@ -570,19 +579,19 @@ impl Hub {
     /// # Errors
     ///
     /// 404 `no_game`, or 500 when the store fails.
-    pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+    pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, Refusal> {
         if let Some(slot) = self.read_games().get(id) {
             slot.touch(self.clock());
             return Ok(Arc::clone(slot));
         }
         if !secret::is_id(id) {
-            return Err(ApiError::no_game());
+            return Err(Refusal::no_game());
         }
         let hub = Arc::clone(self);
         let id = id.to_owned();
         let slot = tokio::task::spawn_blocking(move || hub.load(&id))
             .await
-            .map_err(|e| ApiError::internal(format!("loading the game failed: {e}")))??;
+            .map_err(|e| Refusal::internal(format!("loading the game failed: {e}")))??;
         // A game loaded while its bot was to move (the server stopped
         // meanwhile) goes on.
         let mut live = slot.live.lock().await;
@@ -591,13 +600,13 @@ impl Hub {
         Ok(slot)
     }
 
-    fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+    fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, Refusal> {
         let stored = self
             .store
             .load(id)
-            .map_err(ApiError::internal)?
-            .ok_or_else(ApiError::no_game)?;
-        let live = self.revive(stored).map_err(ApiError::internal)?;
+            .map_err(Refusal::internal)?
+            .ok_or_else(Refusal::no_game)?;
+        let live = self.revive(stored).map_err(Refusal::internal)?;
         let slot = self.slot_for(id.to_owned(), live);
         Ok(Arc::clone(
             self.games
@@ -684,7 +693,7 @@ impl Hub {
     ///
     /// 400 for rules or a level the server cannot offer, 500 when the
     /// random source or the store fails.
-    pub async fn create(self: &Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+    pub async fn create(self: &Arc<Hub>, plan: Plan) -> Result<Seated, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move { hub.create_now(plan).await }).await
     }
@@ -694,13 +703,13 @@ impl Hub {
     /// # Errors
     ///
     /// 400 `bad_request` for rules or a level the server cannot offer.
-    pub fn plan(&self, req: CreateRequest) -> Result<Plan, ApiError> {
+    pub fn plan(&self, req: CreateRequest) -> Result<Plan, Refusal> {
         let rules = AnyVariant::read(req.game, req.rules.as_deref())
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            .map_err(|e| Refusal::bad_request(e.to_string()))?;
         let bot = match req.opponent {
             Opponent::Bot => Some(
                 AnyBot::with_tables(&rules, req.level, &self.tables)
-                    .map_err(|e| ApiError::bad_request(bot_refusal(&e)))?,
+                    .map_err(|e| Refusal::bad_request(bot_refusal(&e)))?,
             ),
             Opponent::Friend => None,
         };
@@ -712,7 +721,7 @@ impl Hub {
         })
     }
 
-    async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+    async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, Refusal> {
         let Plan {
             rules,
             level,
@@ -722,26 +731,26 @@ impl Hub {
         let other = match bot {
             Some(bot) => (Seat::Bot(level, Some(bot)), None),
             None => {
-                let (invite, hash) = secret::new_token().map_err(ApiError::internal)?;
+                let (invite, hash) = secret::new_token().map_err(Refusal::internal)?;
                 (Seat::Open(hash), Some(invite))
             }
         };
-        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(ApiError::internal)?;
+        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(Refusal::internal)?;
         let side = match side {
             SideChoice::Light => Side::Light,
             SideChoice::Dark => Side::Dark,
             SideChoice::Random => {
-                if secret::random::<1>().map_err(ApiError::internal)?[0] & 1 == 0 {
+                if secret::random::<1>().map_err(Refusal::internal)?[0] & 1 == 0 {
                     Side::Light
                 } else {
                     Side::Dark
                 }
             }
         };
-        let id = secret::new_id().map_err(ApiError::internal)?;
-        let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
-        let game = AnyGame::new(&rules, Seed::new(seed).map_err(ApiError::internal)?)
-            .map_err(ApiError::internal)?;
+        let id = secret::new_id().map_err(Refusal::internal)?;
+        let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
+        let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
+            .map_err(Refusal::internal)?;
         let (other_seat, invite) = other;
         let mut seats = [Seat::Person(hash), other_seat];
         if side == Side::Dark {
@@ -772,7 +781,7 @@ impl Hub {
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(Refusal::internal)?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
         let state = slot.state();
@@ -809,39 +818,25 @@ impl Hub {
         token: TokenHash,
         ply: u32,
         text: String,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         let result = spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
             if ply < live.game.ply() && live.game.played(ply, side, &text) {
                 return Ok(slot.state());
             }
             let state = || slot.state();
-            match live.status() {
-                Status::Waiting => {
-                    return Err(ApiError::conflict(
-                        "not_started",
-                        "the game waits for a friend to take the open seat",
-                    )
-                    .with_state(state()));
-                }
-                Status::Over => {
-                    return Err(
-                        ApiError::conflict("game_over", "the game has ended").with_state(state())
-                    );
-                }
-                Status::Playing => {}
-            }
+            live.in_play().map_err(|e| e.with_state(state()))?;
             if live.game.side() != Some(side) {
-                return Err(ApiError::conflict(
+                return Err(Refusal::conflict(
                     "not_your_turn",
                     format!("it is {}'s turn, not {side}'s", side.other()),
                 )
                 .with_state(state()));
             }
             if ply != live.game.ply() {
-                return Err(ApiError::conflict(
+                return Err(Refusal::conflict(
                     "stale_ply",
                     format!(
                         "the move is for ply {ply}, but the game is at ply {}",
@@ -867,20 +862,15 @@ impl Hub {
         slot: &Arc<Slot>,
         live: &mut Live,
         text: &str,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let ply = live.game.ply();
         let before = live.status();
         let canonical = match live.game.play_text(text) {
             Ok(mv) => mv.to_string(),
             Err(refusal) => {
-                let mut e = ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "illegal_move",
-                    refusal.message,
-                )
-                .with_state(slot.state());
-                e.refusal = Some(refusal.code);
-                return Err(e);
+                return Err(
+                    Refusal::illegal_move(refusal.code, refusal.message).with_state(slot.state())
+                );
             }
         };
         let change = Change::Move {
@@ -894,7 +884,7 @@ impl Hub {
         };
         if let Err(e) = self.store.write(change).await {
             live.game.undo();
-            return Err(ApiError::internal(e));
+            return Err(Refusal::internal(e));
         }
         live.moves += 1;
         self.metrics.move_accepted();
@@ -920,7 +910,7 @@ impl Hub {
         slot: Arc<Slot>,
         invite: String,
         key: Option<String>,
-    ) -> Result<Seated, ApiError> {
+    ) -> Result<Seated, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
@@ -942,19 +932,19 @@ impl Hub {
                 _ => None,
             });
             let Some((side, expected)) = open else {
-                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+                return Err(Refusal::conflict("seat_taken", "both seats are taken"));
             };
             if !expected.matches(&TokenHash::of(&invite)) {
-                return Err(ApiError::not_your_seat());
+                return Err(Refusal::not_your_seat());
             }
             let (token, hash, seal) = match &key {
                 Some(key) => {
                     let (token, hash, seal) =
-                        secret::new_sealed_token(&invite, key).map_err(ApiError::internal)?;
+                        secret::new_sealed_token(&invite, key).map_err(Refusal::internal)?;
                     (token, hash, Some(seal))
                 }
                 None => {
-                    let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
+                    let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
                     (token, hash, None)
                 }
             };
@@ -971,7 +961,7 @@ impl Hub {
             if let Err(e) = hub.store.write(change).await {
                 *live.seat_mut(side) = Seat::Open(expected);
                 live.join = None;
-                return Err(ApiError::internal(e));
+                return Err(Refusal::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -991,28 +981,15 @@ impl Hub {
         self: &Arc<Hub>,
         slot: Arc<Slot>,
         token: TokenHash,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
             if live.resigned() == Some(side) {
                 return Ok(slot.state());
             }
-            match live.status() {
-                Status::Waiting => {
-                    return Err(ApiError::conflict(
-                        "not_started",
-                        "the game waits for a friend to take the open seat",
-                    )
-                    .with_state(slot.state()));
-                }
-                Status::Over => {
-                    return Err(ApiError::conflict("game_over", "the game has ended")
-                        .with_state(slot.state()));
-                }
-                Status::Playing => {}
-            }
+            live.in_play().map_err(|e| e.with_state(slot.state()))?;
             let before = live.status();
             live.game.resign(side);
             let change = Change::Resign {
@@ -1022,7 +999,7 @@ impl Hub {
             };
             if let Err(e) = hub.store.write(change).await {
                 live.game.undo();
-                return Err(ApiError::internal(e));
+                return Err(Refusal::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -1123,11 +1100,11 @@ impl Hub {
 /// Runs a change in a task of its own, so that it completes even when
 /// the request that asked for it is dropped.
 async fn spawn<T: Send + 'static>(
-    task: impl Future<Output = Result<T, ApiError>> + Send + 'static,
-) -> Result<T, ApiError> {
+    task: impl Future<Output = Result<T, Refusal>> + Send + 'static,
+) -> Result<T, Refusal> {
     tokio::spawn(task)
         .await
-        .unwrap_or_else(|e| Err(ApiError::internal(format!("the change failed: {e}"))))
+        .unwrap_or_else(|e| Err(Refusal::internal(format!("the change failed: {e}"))))
 }
 
 /// What comes before a state's JSON in its server-sent event.
@@ -1149,46 +1126,10 @@ fn bot_refusal(e: &BotError) -> String {
     }
 }
 
-#[derive(Serialize)]
-struct ResultView {
-    winner: Option<&'static str>,
-    how: &'static str,
-}
-
-#[derive(Serialize)]
-struct SeatsView {
-    light: String,
-    dark: String,
-}
-
-#[derive(Serialize)]
-struct StateView<'a> {
-    id: &'a str,
-    game: &'static str,
-    rules: String,
-    status: &'static str,
-    seats: SeatsView,
-    ply: u32,
-    side: Option<&'static str>,
-    roll: Option<u8>,
-    faces: Option<String>,
-    position: String,
-    key: String,
-    legal: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    log_from: Option<usize>,
-    log: Vec<LineView>,
-    board: Board,
-    result: Option<ResultView>,
-    commitment: &'a str,
-    seed: Option<&'a str>,
-    record_url: String,
-    light_chance: Option<f64>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refusal::Fault;
     use crate::sqlite::Sqlite;
     use crate::store::Pending;
 
@@ -1272,8 +1213,8 @@ mod tests {
         let Err(refused) = hub.create(plan).await else {
             panic!("nothing stored, nothing created");
         };
-        assert_eq!((refused.status.as_u16(), refused.code), (500, "internal"));
-        assert_eq!(refused.message, crate::error::INTERNAL_MESSAGE);
+        assert_eq!((refused.fault, refused.code), (Fault::Internal, "internal"));
+        assert_eq!(refused.message, crate::refusal::INTERNAL_MESSAGE);
         let Err(asked) = hub.slot(&secret::new_id().unwrap()).await else {
             panic!("the store cannot be read");
         };

@@ -10,8 +10,8 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
+use crate::edge::{App, GameSlot, json};
 use crate::error::ApiError;
-use crate::routes::{App, json, slot_of};
 use race_games::{Analysis, AnyVariant, Kind, PlyView, Point};
 use serde::Serialize;
 
@@ -69,10 +69,9 @@ pub struct PliesQuery {
 /// the analysis too.
 pub async fn plies(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
+    GameSlot(slot): GameSlot,
     query: Result<Query<PliesQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let game = slot.game().await;
     let tables = app.hub.tables().clone();

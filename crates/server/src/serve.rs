@@ -16,10 +16,11 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt as _;
 
 use crate::conn::{self, Conn, Control, HEAD_MAX};
+use crate::edge::{App, Peer};
 use crate::hub::{Hub, HubError};
 use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
-use crate::routes::{self, App, Peer};
+use crate::routes;
 use crate::sqlite::{OpenError, Sqlite};
 use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};

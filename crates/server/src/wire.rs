@@ -1,4 +1,5 @@
-//! Request bodies: what a client may send, read strictly.
+//! What travels on the wire: the request bodies a client may send, read
+//! strictly, and the game's state the server sends back (`StateView`).
 //!
 //! Every body is a JSON object with only the fields named here; a missing
 //! required field, an unknown field, a field of the wrong type or a value
@@ -7,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use race_games::{Kind, Level};
+use race_games::{Board, Kind, Level, LineView};
 
 /// The most bytes a request body may hold.
 pub const BODY_MAX: usize = 16 * 1024;
@@ -263,6 +264,53 @@ pub fn parse_resign(body: &[u8]) -> Result<(), BodyError> {
         return Ok(());
     }
     json::<Empty>(body).map(drop)
+}
+
+/// How a finished game ended, in the state.
+#[derive(Serialize)]
+pub(crate) struct ResultView {
+    /// `light`, `dark`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// `home`, `resign` or `cap`.
+    pub how: &'static str,
+}
+
+/// Who holds each seat, in the state: `person`, `open` or `bot:LEVEL`.
+#[derive(Serialize)]
+pub(crate) struct SeatsView {
+    /// Light's seat.
+    pub light: String,
+    /// Dark's seat.
+    pub dark: String,
+}
+
+/// A game's state, as the contract writes it (`docs/server.md` lists what
+/// the server adds: `light_chance`, `board`, the log entries' effects and
+/// words, and `log_from` in a delta).
+#[derive(Serialize)]
+pub(crate) struct StateView<'a> {
+    pub id: &'a str,
+    pub game: &'static str,
+    pub rules: String,
+    pub status: &'static str,
+    pub seats: SeatsView,
+    pub ply: u32,
+    pub side: Option<&'static str>,
+    pub roll: Option<u8>,
+    pub faces: Option<String>,
+    pub position: String,
+    pub key: String,
+    pub legal: Vec<String>,
+    /// In a delta: the index of the first log entry it carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_from: Option<usize>,
+    pub log: Vec<LineView>,
+    pub board: Board,
+    pub result: Option<ResultView>,
+    pub commitment: &'a str,
+    pub seed: Option<&'a str>,
+    pub record_url: String,
+    pub light_chance: Option<f64>,
 }
 
 #[cfg(test)]
