@@ -28,7 +28,8 @@ pub use any::{
     AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, ReplayRefusal, record_moves,
 };
 pub use board::{
-    Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Sides, SquareKind, SquareView,
+    Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Placed, Sides, SquareKind,
+    SquareView,
 };
 pub use bot::{Analysis, Bot, BotError, Solved, Tables, TablesError, Unsolved};
 pub use catalogue::{

@@ -6,7 +6,7 @@
 use dice_core::{Game, LogEntry, Side};
 use serde::Serialize;
 
-use crate::{Race, RaceGame};
+use crate::{Placed, Race, RaceGame};
 
 /// A legal move and what it does: the move, the game's own view of it
 /// (what `race moves --json` prints) and a few words each on what it does
@@ -143,6 +143,10 @@ pub struct PlyView {
     pub position: String,
     /// The race count after the ply.
     pub race: Race,
+    /// The pieces after the ply, by place (beside the other fields in
+    /// JSON).
+    #[serde(flatten)]
+    pub placed: Placed,
     /// The ply in words (its faces as `0101`).
     pub words: String,
 }
@@ -154,6 +158,9 @@ pub struct Point {
     pub position: String,
     /// The race count.
     pub race: Race,
+    /// The pieces, by place (beside the other fields in JSON).
+    #[serde(flatten)]
+    pub placed: Placed,
 }
 
 /// A game told ply by ply from its start: a walk of its positions.
@@ -176,6 +183,7 @@ impl Story {
             start: Point {
                 position: start.to_string(),
                 race: G::race(variant, start),
+                placed: G::board(variant, start).into(),
             },
             plies: game
                 .plies_from(from)
@@ -183,6 +191,7 @@ impl Story {
                     entry: EntryView::of(variant, ply.entry),
                     position: ply.after.to_string(),
                     race: G::race(variant, &ply.after),
+                    placed: G::board(variant, &ply.after).into(),
                     words: crate::words::narrate(variant, ply.entry, &|f| f.to_string()),
                 })
                 .collect(),
