@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use race_server::engine::GameKind;
+use race_games::Kind as GameKind;
 use race_server::loadtest::{self, LoadError, Options};
 use race_server::{Config, HubError, OpenError, ServeError};
 

@@ -1478,3 +1478,109 @@ async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
     assert_eq!(light, clicked, "each move clicked is played once");
     b.close().await;
 }
+
+/// The presets of race-games' catalogue, the one place they are written:
+/// for each game its word and each preset's name and line about it.
+fn catalogue_presets() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
+    race_games::catalogue(&race_games::Tables::default())
+        .games
+        .iter()
+        .map(|g| (g.game, g.named.iter().map(|n| (n.name, n.about)).collect()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_preset_of_the_catalogue_is_in_the_help_the_api_and_the_start_form() {
+    let presets = catalogue_presets();
+    assert!(presets.iter().all(|(_, named)| !named.is_empty()));
+    // The command line's help lists each one with its line.
+    let help = race(&["play", "--help"]);
+    assert_eq!(help.code, 0, "{}", help.err);
+    for (game, named) in &presets {
+        for (name, about) in named {
+            assert!(
+                help.out
+                    .lines()
+                    .any(|l| l.contains(&format!(" {name} ")) && l.contains(about)),
+                "race play --help lacks {game} {name}:\n{}",
+                help.out
+            );
+        }
+    }
+    let bench = Bench::start("presets", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    // The server's catalogue names the same ones, in the same order.
+    let rules = server.get("/api/rules").json();
+    let served: Vec<(String, Vec<(String, String)>)> = rules["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let named = g["named"].as_array().unwrap().iter();
+            (
+                g["game"].as_str().unwrap().to_owned(),
+                named
+                    .map(|n| {
+                        let s = |k: &str| n[k].as_str().unwrap().to_owned();
+                        (s("name"), s("about"))
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Vec<(String, String)>)> = presets
+        .iter()
+        .map(|(g, named)| {
+            let named = named
+                .iter()
+                .map(|(n, a)| ((*n).to_owned(), (*a).to_owned()));
+            ((*g).to_owned(), named.collect())
+        })
+        .collect();
+    assert_eq!(served, expected);
+    // The start form offers each one and says its line when chosen.
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    for (game, named) in &presets {
+        b.click(&format!("input[name='game'][value='{game}']"))
+            .await;
+        // The form draws the game's rule sets once it has checked its
+        // default: wait for the list to be the catalogue's.
+        let names: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+        let listed = b
+            .wait(
+                &format!("the rule sets of {game}: {names:?}"),
+                &format!(
+                    "const l = [...document.querySelectorAll(\"select[name='rules'] option\")] \
+                          .map((o) => o.value).filter((v) => v !== 'custom'); \
+                     return JSON.stringify(l) === {:?} ? l : null",
+                    json!(names).to_string()
+                ),
+            )
+            .await;
+        assert_eq!(listed, json!(names), "{game}");
+        for (name, about) in named {
+            b.find("select[name='rules']")
+                .await
+                .select_by_value(name)
+                .await
+                .unwrap_or_else(|e| panic!("cannot choose {name}: {e}"));
+            let note = b
+                .wait(
+                    &format!("the line about {name}"),
+                    &format!(
+                        "const n = document.querySelector('fieldset.choice p.note'); \
+                         return n && n.textContent === {about:?} ? n.textContent : null"
+                    ),
+                )
+                .await;
+            assert_eq!(note, *about);
+        }
+    }
+    b.close().await;
+}

@@ -11,8 +11,8 @@ use royal_ur::Ur;
 use senet::Senet;
 
 use crate::{
-    Board, Bot, BotError, EntryView, GameView, Kind, Level, RaceGame, ResultView, RuleSetView,
-    RulesError, Story, Tables, read_rules,
+    Analysis, Board, Bot, BotError, EntryView, GameView, Kind, Level, LineView, RaceGame,
+    ResultView, RuleSetView, RulesError, Story, Tables, read_rules,
 };
 
 /// Runs `$body` with `$g` bound to what the `$enum` value holds, whichever
@@ -452,6 +452,26 @@ impl AnyGame {
         each!(self, AnyGame, g => g.log().iter().map(|e| EntryView::of(g.variant(), e)).collect())
     }
 
+    /// How many entries the log holds (lost turns included).
+    #[must_use]
+    pub fn log_len(&self) -> usize {
+        each!(self, AnyGame, g => g.log().len())
+    }
+
+    /// The log's plies from index `from` on, each with its sentence (none
+    /// when `from` is past the end): what a front end holding the first
+    /// `from` lacks.
+    #[must_use]
+    pub fn lines_from(&self, from: usize) -> Vec<LineView> {
+        each!(self, AnyGame, g => g
+            .log()
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|e| LineView::of(g.variant(), e))
+            .collect())
+    }
+
     /// The game told ply by ply from ply `from` on (see [`Story::of`]).
     #[must_use]
     pub fn story(&self, from: usize) -> Story {
@@ -495,6 +515,21 @@ impl AnyGame {
     #[must_use]
     pub fn light_chance(&self, tables: &Tables) -> Option<f64> {
         each!(self, AnyGame, g => light_chance(g, tables))
+    }
+
+    /// The game judged by the solved table for its rules, once it is over;
+    /// `None` while it goes on or when no table is given for its rules.
+    ///
+    /// # Errors
+    ///
+    /// [`BotError`] for a game the table cannot judge.
+    pub fn analysis(&self, tables: &Tables) -> Result<Option<Analysis>, BotError> {
+        match self {
+            AnyGame::Ur(g) if g.is_over() && tables.for_rules::<Ur>(g.variant()).is_some() => {
+                tables.analysis(g).map(Some)
+            }
+            _ => Ok(None),
+        }
     }
 }
 

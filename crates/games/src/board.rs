@@ -195,6 +195,26 @@ impl Board {
     }
 }
 
+/// Where a position's pieces are, without the squares (a rule set's
+/// layout gives those once): for a front end drawing a game's positions
+/// one after another.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Placed {
+    /// Every piece on the board, by square.
+    pub pieces: Vec<PieceView>,
+    /// Each side's hand, pieces on the board, and home.
+    pub counts: Sides<Counts>,
+}
+
+impl From<Board> for Placed {
+    fn from(board: Board) -> Placed {
+        Placed {
+            pieces: board.pieces,
+            counts: board.counts,
+        }
+    }
+}
+
 /// Whether a piece left a square or landed on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

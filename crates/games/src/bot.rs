@@ -6,7 +6,8 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use dice_core::Game;
+use dice_core::{Game, Side};
+use serde::Serialize;
 use ur_solve::{
     AnalysisError, GameAnalysis, LookupError, PerfectBot, Table, TableError, WinChances as _,
 };
@@ -271,6 +272,28 @@ impl<G: RaceGame> Bot<G> {
     }
 }
 
+/// Light's chance when `side`, to move, has `chance`.
+fn light(side: Side, chance: f64) -> f64 {
+    match side {
+        Side::Light => chance,
+        Side::Dark => 1.0 - chance,
+    }
+}
+
+/// A finished game judged by a solved table, for a front end to draw:
+/// Light's chance to win at the start and after each move, and the
+/// report of [`Tables::analyse`] (its fields beside these two in JSON).
+#[derive(Debug, Serialize)]
+pub struct Analysis {
+    /// Light's chance to win at the start, before the first throw.
+    pub start: f64,
+    /// Light's chance to win after each move of the report, in order.
+    pub light_chances: Vec<f64>,
+    /// Every decision judged, and each side's totals.
+    #[serde(flatten)]
+    pub report: GameAnalysis,
+}
+
 /// The solved tables a program was given, one per rule set.
 #[derive(Clone, Debug, Default)]
 pub struct Tables {
@@ -316,21 +339,32 @@ impl Tables {
     pub fn open(paths: &[impl AsRef<Path>]) -> Result<Tables, TablesError> {
         let mut tables = Tables::default();
         for path in paths {
-            let path = path.as_ref();
-            let table = Table::open(path)?;
-            if tables
-                .ur
-                .iter()
-                .any(|t| t.table().variant() == table.variant())
-            {
-                return Err(TablesError::Twice {
-                    path: path.display().to_string(),
-                    rules: table.variant().spelled_out(),
-                });
-            }
-            tables.ur.push(Arc::new(PerfectBot::new(table)));
+            tables.add(path.as_ref())?;
         }
         Ok(tables)
+    }
+
+    /// Opens one more table file, so that a program opening several knows
+    /// which one failed.
+    ///
+    /// # Errors
+    ///
+    /// [`TablesError`] for a file that is not a table, or a table for rules
+    /// already given; the tables held are then unchanged.
+    pub fn add(&mut self, path: &Path) -> Result<(), TablesError> {
+        let table = Table::open(path)?;
+        if self
+            .ur
+            .iter()
+            .any(|t| t.table().variant() == table.variant())
+        {
+            return Err(TablesError::Twice {
+                path: path.display().to_string(),
+                rules: table.variant().spelled_out(),
+            });
+        }
+        self.ur.push(Arc::new(PerfectBot::new(table)));
+        Ok(())
     }
 
     /// The table for these rules of the game, if one was given.
@@ -378,8 +412,51 @@ impl Tables {
         Ok(ur_solve::analyse_game(solved.table(), game)?)
     }
 
+    /// [`Tables::analyse`]'s report with each side's chances laid out for a
+    /// graph: Light's chance at the start and after every move.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tables::analyse`].
+    pub fn analysis(&self, game: &Game<royal_ur::Ur>) -> Result<Analysis, BotError> {
+        let report = self.analyse(game)?;
+        let start = game.start();
+        let start = light(start.side(), self.win_chance(game.variant(), start)?);
+        let light_chances = report
+            .turns
+            .iter()
+            .map(|t| light(t.side, t.after))
+            .collect();
+        Ok(Analysis {
+            start,
+            light_chances,
+            report,
+        })
+    }
+
     /// The Royal Game of Ur's tables.
     pub(crate) fn ur(&self) -> &[Arc<PerfectBot<Table>>] {
         &self.ur
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_that_cannot_be_added_leaves_the_tables_as_they_were() {
+        let mut tables = Tables::default();
+        let missing = std::env::temp_dir().join("race-games-no-such-table.bin");
+        let Err(e) = tables.add(&missing) else {
+            panic!("a missing file was taken as a table");
+        };
+        assert_eq!(e.code(), "missing");
+        assert!(e.to_string().contains("no-such-table"), "{e}");
+        assert!(tables.rules_of::<royal_ur::Ur>().is_empty());
+        let Err(e) = Tables::open(&[&missing]) else {
+            panic!("a missing file was opened as a table");
+        };
+        assert_eq!(e.code(), "missing");
     }
 }

@@ -4,10 +4,10 @@
 
 use std::collections::BTreeMap;
 
-use dice_core::{Notation as _, VariantError, read_rules as read_fields};
+use dice_core::{Notation as _, Side, VariantError, read_rules as read_fields};
 use serde::Serialize;
 
-use crate::{Kind, RaceGame, Tables, for_kind};
+use crate::{Board, Kind, RaceGame, Tables, Words, for_kind};
 
 /// A named rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,6 +212,13 @@ pub struct RuleSetView {
     pub perfect: bool,
     /// The board.
     pub board: RulesBoard,
+    /// The board as data, pieces where they start (light to throw first):
+    /// its squares with their coordinates and kinds, each side's route in
+    /// order, hands and homes; a front end draws from it and parses no
+    /// position.
+    pub layout: Board,
+    /// What the game calls its dice, a capture and home.
+    pub words: Words,
 }
 
 impl RuleSetView {
@@ -225,6 +232,8 @@ impl RuleSetView {
             fields: G::fields(variant).into_iter().collect(),
             perfect: tables.for_rules::<G>(variant).is_some(),
             board: G::rules_board(variant),
+            layout: G::board(variant, &G::start(variant, Side::Light)),
+            words: G::WORDS,
         }
     }
 }

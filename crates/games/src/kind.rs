@@ -69,6 +69,19 @@ impl Kind {
                 || kind.aliases().iter().any(|a| a.eq_ignore_ascii_case(word))
         })
     }
+
+    /// The game whose word ([`Kind::as_str`]) is exactly `word`: the strict
+    /// reading of a wire format, which takes no alias and no other case.
+    #[must_use]
+    pub fn from_exact_word(word: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.as_str() == word)
+    }
+
+    /// The top of the game's bot ladder: its levels are 1 to this.
+    #[must_use]
+    pub fn level_top(self) -> u8 {
+        crate::for_kind!(self, G => <G as dice_core::Ladder>::LEVEL_TOP)
+    }
 }
 
 impl fmt::Display for Kind {
@@ -149,5 +162,16 @@ mod tests {
         let e = "chess".parse::<Kind>().unwrap_err();
         assert_eq!((e.code(), e.word.as_str()), ("unknown_game", "chess"));
         assert_eq!(serde_json::to_string(&Kind::Senet).unwrap(), "\"senet\"");
+    }
+
+    #[test]
+    fn the_exact_word_takes_no_alias_and_no_other_case() {
+        for kind in Kind::ALL {
+            assert_eq!(Kind::from_exact_word(kind.as_str()), Some(kind));
+            assert_eq!(Kind::from_exact_word(&kind.as_str().to_uppercase()), None);
+        }
+        assert_eq!(Kind::from_exact_word("royal-ur"), None);
+        assert_eq!(Kind::Ur.level_top(), royal_ur::LEVEL_TOP);
+        assert_eq!(Kind::Senet.level_top(), senet::LEVEL_TOP);
     }
 }

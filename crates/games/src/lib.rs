@@ -28,9 +28,10 @@ pub use any::{
     AnyBot, AnyGame, AnyMove, AnyPosition, AnyVariant, Refusal, ReplayRefusal, record_moves,
 };
 pub use board::{
-    Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Sides, SquareKind, SquareView,
+    Board, BoardRow, Counts, Direction, Mark, MarkKind, PieceView, Placed, Sides, SquareKind,
+    SquareView,
 };
-pub use bot::{Bot, BotError, Solved, Tables, TablesError, Unsolved};
+pub use bot::{Analysis, Bot, BotError, Solved, Tables, TablesError, Unsolved};
 pub use catalogue::{
     Catalogue, Field, GameCatalogue, LevelNote, Named, Preset, RuleSetView, RulesBoard, RulesError,
     catalogue, kind_of_rules_line, preset_of, read_rules, record_names,
@@ -45,8 +46,8 @@ pub use race::Race;
 /// A game judged by a solved table ([`Tables::analyse`]).
 pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
 pub use view::{
-    Did, EntryView, GameView, LegalMove, LevelWord, PlaceView, PlyView, Point, PositionView,
-    ResultView, Story, ThoughtView, Worth,
+    Did, EntryView, GameView, LegalMove, LevelWord, LineView, PlaceView, PlyView, Point,
+    PositionView, ResultView, Story, ThoughtView, Worth,
 };
 pub use words::{DiceKind, Words, narrate, number_word, result_words};
 

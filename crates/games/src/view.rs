@@ -6,7 +6,7 @@
 use dice_core::{Game, LogEntry, Side};
 use serde::Serialize;
 
-use crate::{Race, RaceGame};
+use crate::{Placed, Race, RaceGame};
 
 /// A legal move and what it does: the move, the game's own view of it
 /// (what `race moves --json` prints) and a few words each on what it does
@@ -109,6 +109,29 @@ impl EntryView {
     }
 }
 
+/// A log entry with the sentence that tells it ([`narrate`](crate::narrate),
+/// the faces as digits): an entry of a game's log for a front end that
+/// shows the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineView {
+    /// The entry, its fields beside `words` in JSON.
+    #[serde(flatten)]
+    pub entry: EntryView,
+    /// The ply in words.
+    pub words: String,
+}
+
+impl LineView {
+    /// The view of `entry`, a ply under `variant`.
+    #[must_use]
+    pub fn of<G: RaceGame>(variant: &G::Variant, entry: &LogEntry<G>) -> LineView {
+        LineView {
+            entry: EntryView::of(variant, entry),
+            words: crate::words::narrate(variant, entry, &|f| f.to_string()),
+        }
+    }
+}
+
 /// A ply told for a front end: the entry, the position after it, the race
 /// count there and the sentence that says what happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -120,6 +143,10 @@ pub struct PlyView {
     pub position: String,
     /// The race count after the ply.
     pub race: Race,
+    /// The pieces after the ply, by place (beside the other fields in
+    /// JSON).
+    #[serde(flatten)]
+    pub placed: Placed,
     /// The ply in words (its faces as `0101`).
     pub words: String,
 }
@@ -131,6 +158,9 @@ pub struct Point {
     pub position: String,
     /// The race count.
     pub race: Race,
+    /// The pieces, by place (beside the other fields in JSON).
+    #[serde(flatten)]
+    pub placed: Placed,
 }
 
 /// A game told ply by ply from its start: a walk of its positions.
@@ -153,6 +183,7 @@ impl Story {
             start: Point {
                 position: start.to_string(),
                 race: G::race(variant, start),
+                placed: G::board(variant, start).into(),
             },
             plies: game
                 .plies_from(from)
@@ -160,6 +191,7 @@ impl Story {
                     entry: EntryView::of(variant, ply.entry),
                     position: ply.after.to_string(),
                     race: G::race(variant, &ply.after),
+                    placed: G::board(variant, &ply.after).into(),
                     words: crate::words::narrate(variant, ply.entry, &|f| f.to_string()),
                 })
                 .collect(),

@@ -3,10 +3,13 @@
 
 use dice_core::{Ending, Faces, Game, LogEntry, PLY_CAP, Side};
 
+use serde::Serialize;
+
 use crate::RaceGame;
 
 /// What a game's throwing pieces are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DiceKind {
     /// Four-sided pyramids with two marked tips (Ur's dice).
     Pyramids,
@@ -15,7 +18,7 @@ pub enum DiceKind {
 }
 
 /// What a game calls its things.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Words {
     /// The throwing pieces: `dice` or `sticks`.
     pub dice: &'static str,

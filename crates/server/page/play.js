@@ -6,9 +6,10 @@ import {
   createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, Refused, request, ruleSet,
   sendMove, watch,
 } from "./api.js";
-import { animateMove, drawBoard, drawThrow, parsePosition } from "./board.js";
+import { animateMove, drawBoard, drawThrow } from "./board.js";
 import { h, sideName } from "./dom.js";
-import { ends, GAME_TITLES, holder, lostReason, plyWords, rulesLine, rulesName } from "./words.js";
+import { gameOf } from "./games.js";
+import { ends, holder, plyWords, rulesLine, rulesName } from "./words.js";
 
 const HOW = {
   home: "by bringing every piece home",
@@ -49,21 +50,35 @@ async function joinFromLink(id, note) {
 export async function showGame(main, id, net) {
   const notes = [];
   await joinFromLink(id, (t) => notes.push(t));
-  let st = await getJSON(gamePath(id));
-  const rules = await ruleSet(st.game, st.rules);
+  const first = await getJSON(gamePath(id));
+  // Everything the view shows, in one object that one render() draws.
+  const ui = {
+    /** The game's state as the server last sent it. */
+    st: first,
+    /** The game told ply by ply (`/plies`), for the log. */
+    story: { start: null, plies: [] },
+    /** The place whose targets are shown. */
+    selected: null,
+    /** The move sent and not yet answered. */
+    pending: null,
+    /** Whether the event stream is connected. */
+    online: true,
+    /** The board drawn last. */
+    board: null,
+    /** The last ply whose move was animated. */
+    lastAnimated: -1,
+    /** Whether `/plies` is being read. */
+    loadingStory: false,
+    /** What the page says happened, until the next change. */
+    message: "",
+  };  const rules = await ruleSet(ui.st.game, ui.st.rules);
   const seat = loadSeat(id);
   const mine = seat?.seat ?? null;
-  const flip = st.game === "ur" && mine === "dark";
-  document.title = `${GAME_TITLES[st.game]}: race games`;
+  const game = gameOf(ui.st.game);
+  const flip = game.flips && mine === "dark";
+  document.title = `${game.title}: race games`;
 
-  let story = { start: null, plies: [] };
-  let selected = null;
-  let pending = null;
-  let online = true;
-  let board = null;
-  let lastAnimated = -1;
-  let loadingStory = false;
-  let message = "";
+
 
   // The parts of the page.
   const players = h("p", { class: "players" });
@@ -79,12 +94,12 @@ export async function showGame(main, id, net) {
   const fair = h("details", { class: "fair" },
     h("summary", {}, "Fair dice"),
     h("p", {}, "The server throws the dice from a secret seed chosen for this game. Its SHA-256, shown here from the first move, binds the server to it; when the game ends the seed is revealed and this page checks it."),
-    h("p", {}, "Commitment: ", h("code", { id: "commitment", class: "hex" }, st.commitment)));
+    h("p", {}, "Commitment: ", h("code", { id: "commitment", class: "hex" }, ui.st.commitment)));
 
   const view = h("section", { class: "game", id: "game" },
       h("div", { class: "game-head" },
-        h("h1", {}, GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
-        rulesLine(st.rules),
+        h("h1", {}, game.title, " ", h("span", { class: "rules" }, rulesName(ui.st.rules))),
+        rulesLine(ui.st.rules),
         players),
       ...notes.map((t) => h("p", { class: "notice" }, t)),
       invite,
@@ -97,25 +112,25 @@ export async function showGame(main, id, net) {
         h("aside", { class: "side-panel card" }, h("h2", {}, "Moves"), log, fair)));
   main.replaceChildren(view);
 
-  const myTurn = () => mine && st.status === "playing" && st.side === mine && !pending;
+  const myTurn = () => mine && ui.st.status === "playing" && ui.st.side === mine && !ui.pending;
 
-  const moves = () => (myTurn() ? st.legal.map((move) => {
+  const moves = () => (myTurn() ? ui.st.legal.map((move) => {
     const [from, to] = ends(move);
     return { move, from, to };
   }) : []);
 
   async function play(move) {
-    if (!myTurn() || !st.legal.includes(move)) return;
-    pending = { ply: st.ply, move };
-    selected = null;
+    if (!myTurn() || !ui.st.legal.includes(move)) return;
+    ui.pending = { ply: ui.st.ply, move };
+    ui.selected = null;
     render();
-    const reply = await sendMove(id, seat.token, pending.ply, move, (failed) => {
+    const reply = await sendMove(id, seat.token, ui.pending.ply, move, (failed) => {
       say(failed
         ? `The server failed (${refusal(failed)}): your move will be sent again.`
         : "Offline: your move will be sent again when the connection returns.");
     });
-    pending = null;
-    message = "";
+    ui.pending = null;
+    ui.message = "";
     // The reply may be older than a state the stream brought already.
     const next = reply.ok ? reply.data : reply.data?.state;
     if (!next || !accept(next)) render();
@@ -124,27 +139,27 @@ export async function showGame(main, id, net) {
 
   /** Shows `text` where the page tells what happened, until the next change. */
   function say(text) {
-    message = text;
-    notice.textContent = message;
+    ui.message = text;
+    notice.textContent = ui.message;
   }
 
   function pick(place, byKey) {
     const list = moves().filter((m) => m.from === place);
     if (place === null || !list.length) {
-      selected = null;
-      board?.select(null);
+      ui.selected = null;
+      ui.board?.select(null);
       return;
     }
-    if (byKey || st.legal.length === 1 || selected === place) {
+    if (byKey || ui.st.legal.length === 1 || ui.selected === place) {
       play(list[0].move);
       return;
     }
-    selected = place;
-    board.select(place);
+    ui.selected = place;
+    ui.board.select(place);
   }
 
   function lastMove() {
-    const entry = st.log.at(-1);
+    const entry = ui.st.log.at(-1);
     if (!entry?.move) return null;
     const [from, to] = ends(entry.move);
     return { from, to, side: entry.side, ply: entry.ply };
@@ -154,74 +169,76 @@ export async function showGame(main, id, net) {
     const focusedPlace = boardBox.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-place") ?? ""
       : null;
-    const position = parsePosition(st.game, st.position, rules.board.pieces);
     const last = lastMove();
-    board = drawBoard({
-      game: st.game,
-      board: rules.board,
-      position,
+    ui.board = drawBoard({
+      game,
+      word: ui.st.game,
+      layout: rules.layout,
+      rulesBoard: rules.board,
+      placed: ui.st.board,
+      side: ui.st.side,
       flip,
       moves: moves(),
-      selected,
+      selected: ui.selected,
       last,
       onPick: pick,
       onFocus: (place) => {
-        selected = place;
-        board.select(place);
+        ui.selected = place;
+        ui.board.select(place);
       },
       onPlay: play,
     });
-    boardBox.replaceChildren(board.svg);
-    if (last && last.ply > lastAnimated) {
-      lastAnimated = last.ply;
-      animateMove(board.svg, st.game, last, flip);
+    boardBox.replaceChildren(ui.board.svg);
+    if (last && last.ply > ui.lastAnimated) {
+      ui.lastAnimated = last.ply;
+      animateMove(ui.board.svg, game, rules.layout, last, flip);
     }
     if (focusedPlace !== null) {
-      const again = focusedPlace && board.svg.querySelector(`.movable[data-place="${focusedPlace}"]`);
-      (again || board.svg.querySelector(".movable"))?.focus();
+      const again = focusedPlace && ui.board.svg.querySelector(`.movable[data-place="${focusedPlace}"]`);
+      (again || ui.board.svg.querySelector(".movable"))?.focus();
     }
   }
 
   // The latest turn lost since the viewer's side last moved, in words.
   function lostSince() {
-    const viewer = mine ?? st.side;
-    for (let i = story.plies.length - 1; i >= 0; i -= 1) {
-      const p = story.plies[i];
-      if (p.move === null) return `${sideName(p.side)} lost a turn: ${lostReason(st.game, p.roll)}.`;
+    const viewer = mine ?? ui.st.side;
+    for (let i = ui.story.plies.length - 1; i >= 0; i -= 1) {
+      const p = ui.story.plies[i];
+      if (p.move === null) return `${sideName(p.side)} lost a turn: ${game.lostReason(p.roll)}.`;
       if (p.side === viewer) break;
     }
     return "";
   }
 
   function renderTurn() {
-    if (st.status === "waiting") {
+    if (ui.st.status === "waiting") {
       turn.textContent = mine ? "Waiting for your friend to open the link." : "Waiting for a second player.";
-    } else if (st.status === "over") {
+    } else if (ui.st.status === "over") {
       turn.textContent = "The game is over.";
     } else {
-      const who = st.side === mine ? "Your" : `${sideName(st.side)}'s`;
-      const tail = pending ? " Sending your move…"
-        : myTurn() ? (st.legal.length === 1 ? " One move: click it." : " Choose a piece.")
+      const who = ui.st.side === mine ? "Your" : `${sideName(ui.st.side)}'s`;
+      const tail = ui.pending ? " Sending your move…"
+        : myTurn() ? (ui.st.legal.length === 1 ? " One move: click it." : " Choose a piece.")
         : "";
-      turn.textContent = `${who} turn: ${st.side === mine ? "you" : sideName(st.side).toLowerCase()} threw ${st.roll}.${tail}`;
+      turn.textContent = `${who} turn: ${ui.st.side === mine ? "you" : sideName(ui.st.side).toLowerCase()} threw ${ui.st.roll}.${tail}`;
     }
-    notice.textContent = message || lostSince();
+    notice.textContent = ui.message || lostSince();
     dice.replaceChildren();
-    if (st.status === "playing" && st.faces) {
-      dice.append(drawThrow(st.game, st.faces, st.roll), h("span", { class: "roll", id: "roll" }, String(st.roll)));
+    if (ui.st.status === "playing" && ui.st.faces) {
+      dice.append(drawThrow(game, ui.st.faces, ui.st.roll), h("span", { class: "roll", id: "roll" }, String(ui.st.roll)));
     }
     help.textContent = myTurn()
       ? "Click a piece to see where it goes, then click there. Keys: Tab or arrows choose a piece, Enter plays."
       : mine ? "" : "You are watching this game.";
-    resign.hidden = !(mine && st.status === "playing");
+    resign.hidden = !(mine && ui.st.status === "playing");
   }
 
   function renderPlayers() {
-    players.textContent = `Light: ${holder(st.seats, "light", mine)} · Dark: ${holder(st.seats, "dark", mine)}`;
+    players.textContent = `Light: ${holder(ui.st.seats, "light", mine)} · Dark: ${holder(ui.st.seats, "dark", mine)}`;
   }
 
   function renderInvite() {
-    const show = st.status === "waiting" && seat?.invite;
+    const show = ui.st.status === "waiting" && seat?.invite;
     invite.hidden = !show;
     if (!show || invite.childElementCount) return;
     const link = new URL(seat.invite, location.origin).href;
@@ -245,11 +262,11 @@ export async function showGame(main, id, net) {
   }
 
   async function renderEnd() {
-    if (st.status !== "over") return;
-    if (end.dataset.ply === String(st.ply)) return;
-    end.dataset.ply = String(st.ply);
+    if (ui.st.status !== "over") return;
+    if (end.dataset.ply === String(ui.st.ply)) return;
+    end.dataset.ply = String(ui.st.ply);
     end.hidden = false;
-    const r = st.result;
+    const r = ui.st.result;
     let title;
     if (!r.winner) title = "A draw";
     else if (mine) title = r.winner === mine ? "You won" : "You lost";
@@ -259,12 +276,12 @@ export async function showGame(main, id, net) {
     rematch.addEventListener("click", async () => {
       rematch.disabled = true;
       const settings = loadSettings(id) ?? {
-        game: st.game,
-        rules: st.rules,
-        opponent: st.seats.light.startsWith("bot:") || st.seats.dark.startsWith("bot:") ? "bot" : "friend",
+        game: ui.st.game,
+        rules: ui.st.rules,
+        opponent: ui.st.seats.light.startsWith("bot:") || ui.st.seats.dark.startsWith("bot:") ? "bot" : "friend",
         side: mine,
       };
-      const bot = [st.seats.light, st.seats.dark].find((w) => w.startsWith("bot:"));
+      const bot = [ui.st.seats.light, ui.st.seats.dark].find((w) => w.startsWith("bot:"));
       if (bot) settings.level = bot === "bot:perfect" ? "perfect" : Number(bot.slice(4));
       try {
         const made = await createGame(settings);
@@ -277,17 +294,17 @@ export async function showGame(main, id, net) {
     end.replaceChildren(
       h("h2", { id: "end-title" }, `${title} `, h("span", { class: "how" }, r.winner ? `${sideName(r.winner)} won ${HOW[r.how] ?? ""}` : "the ply limit was reached")),
       h("h3", {}, "Check the dice"),
-      h("p", {}, "Seed, revealed now: ", h("code", { class: "hex", id: "seed" }, st.seed)),
-      h("p", {}, "Commitment, shown from the start: ", h("code", { class: "hex" }, st.commitment)),
+      h("p", {}, "Seed, revealed now: ", h("code", { class: "hex", id: "seed" }, ui.st.seed)),
+      h("p", {}, "Commitment, shown from the start: ", h("code", { class: "hex" }, ui.st.commitment)),
       check,
       h("div", { class: "actions" },
-        h("a", { class: "button", id: "download", href: st.record_url, download: `race-${id}.txt` }, "Download the record"),
+        h("a", { class: "button", id: "download", href: ui.st.record_url, download: `race-${id}.txt` }, "Download the record"),
         mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
         h("a", { class: "button", id: "review-link", href: `/g/${id}/review` }, "Review the game")),
       h("p", { class: "small" }, "Anyone can replay every throw from the record with ", h("code", {}, `race replay race-${id}.txt`), "."));
     try {
-      const digest = await sha256Hex(st.seed);
-      const ok = digest === st.commitment;
+      const digest = await sha256Hex(ui.st.seed);
+      const ok = digest === ui.st.commitment;
       check.dataset.check = ok ? "match" : "mismatch";
       check.textContent = ok
         ? `✓ The SHA-256 of the seed is ${digest}: it matches the commitment, so the dice were fixed before the game began.`
@@ -300,20 +317,20 @@ export async function showGame(main, id, net) {
   }
 
   function renderLog() {
-    const items = story.plies.map((p) => h("li", { value: p.ply + 1, class: `ply ${p.side}` }, plyWords(st.game, p)));
+    const items = ui.story.plies.map((p) => h("li", { value: p.ply + 1, class: `ply ${p.side}` }, plyWords(game, p)));
     items.reverse();
     log.replaceChildren(...items);
   }
 
   async function refreshStory() {
-    if (loadingStory) return;
-    loadingStory = true;
+    if (ui.loadingStory) return;
+    ui.loadingStory = true;
     try {
-      while (story.plies.length < st.ply) {
-        const more = await getJSON(`${gamePath(id)}/plies?from=${story.plies.length}`);
-        story.start = more.start;
-        const known = story.plies.length;
-        story.plies.push(...more.plies.filter((p) => p.ply >= known));
+      while (ui.story.plies.length < ui.st.ply) {
+        const more = await getJSON(`${gamePath(id)}/plies?from=${ui.story.plies.length}`);
+        ui.story.start = more.start;
+        const known = ui.story.plies.length;
+        ui.story.plies.push(...more.plies.filter((p) => p.ply >= known));
         if (!more.plies.length) break;
       }
       renderLog();
@@ -322,13 +339,13 @@ export async function showGame(main, id, net) {
       // Offline: the next state tries again; a refusal is said.
       if (e instanceof Refused) say(`The moves could not be read: ${e.message}`);
     } finally {
-      loadingStory = false;
+      ui.loadingStory = false;
     }
   }
 
   function render() {
-    view.dataset.ply = String(st.ply);
-    view.dataset.status = st.status;
+    view.dataset.ply = String(ui.st.ply);
+    view.dataset.status = ui.st.status;
     view.dataset.seat = mine ?? "watcher";
     renderPlayers();
     renderInvite();
@@ -339,12 +356,12 @@ export async function showGame(main, id, net) {
 
   /** Shows a newer state; false for one older than the state shown. */
   function accept(next) {
-    if (next.ply < st.ply) return false;
-    const changed = next.ply !== st.ply || next.status !== st.status;
-    st = next;
+    if (next.ply < ui.st.ply) return false;
+    const changed = next.ply !== ui.st.ply || next.status !== ui.st.status;
+    ui.st = next;
     if (changed) {
-      selected = null;
-      if (!pending) message = "";
+      ui.selected = null;
+      if (!ui.pending) ui.message = "";
     }
     render();
     refreshStory();
@@ -365,8 +382,8 @@ export async function showGame(main, id, net) {
   return watch(id, {
     state: accept,
     online: (up) => {
-      if (up === online) return;
-      online = up;
+      if (up === ui.online) return;
+      ui.online = up;
       net(up);
     },
   });

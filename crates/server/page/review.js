@@ -4,9 +4,10 @@
 // lost), otherwise of the race count, each side's steps still to go.
 
 import { gamePath, getJSON, ruleSet } from "./api.js";
-import { drawBoard, drawThrow, parsePosition } from "./board.js";
+import { drawBoard, drawThrow } from "./board.js";
 import { h, percent, s, sideName } from "./dom.js";
-import { ends, GAME_TITLES, plyWords, rulesLine, rulesName } from "./words.js";
+import { gameOf } from "./games.js";
+import { ends, plyWords, rulesLine, rulesName } from "./words.js";
 
 const W = 420;
 const H = 230;
@@ -87,7 +88,8 @@ function totals(side, t) {
 
 export async function showReview(main, id) {
   const st = await getJSON(gamePath(id));
-  document.title = `Review: ${GAME_TITLES[st.game]}: race games`;
+  const game = gameOf(st.game);
+  document.title = `Review: ${game.title}: race games`;
   if (st.status !== "over") {
     main.replaceChildren(h("section", { class: "card" },
       h("h1", {}, "This game is still on"),
@@ -114,15 +116,17 @@ export async function showReview(main, id) {
     index = Math.max(0, Math.min(n, i));
     range.value = String(index);
     const p = index > 0 ? story.plies[index - 1] : null;
-    const position = parsePosition(st.game, p ? p.position : story.start.position, rules.board.pieces);
     let last = null;
     if (p?.move) {
       const [from, to] = ends(p.move);
       last = { from, to, side: p.side };
     }
-    boardBox.replaceChildren(drawBoard({ game: st.game, board: rules.board, position, flip: false, last }).svg);
-    dice.replaceChildren(...(p?.faces ? [drawThrow(st.game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
-    let text = p ? `Ply ${index} of ${n}: ${plyWords(st.game, p)}` : `The start: ${n} plies follow.`;
+    const at = p ?? story.start;
+    boardBox.replaceChildren(drawBoard({
+      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p?.side ?? null, flip: false, last,
+    }).svg);
+    dice.replaceChildren(...(p?.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
+    let text = p ? `Ply ${index} of ${n}: ${plyWords(game, p)}` : `The start: ${n} plies follow.`;
     if (story.analysis) text += ` Light's chance to win: ${percent(index ? story.analysis.light_chances[index - 1] : story.analysis.start)}.`;
     else text += ` Steps to go: light ${(p ?? story.start).race.light}, dark ${(p ?? story.start).race.dark}.`;
     caption.textContent = text;
@@ -155,9 +159,7 @@ export async function showReview(main, id) {
           : h("p", { class: "small" }, "None: every move was the best."));
     }
   } else {
-    judged.append(h("p", { class: "small" }, st.game === "ur"
-      ? "The server has no solved table for these rules, so moves are not judged; the graph shows the race instead."
-      : "Senet is not solved, so moves are not judged; the graph shows the race: each side's steps still to go."));
+    judged.append(h("p", { class: "small" }, game.unjudged));
   }
 
   const result = st.result.winner
@@ -165,7 +167,7 @@ export async function showReview(main, id) {
     : `A draw after ${n} plies.`;
   main.replaceChildren(h("section", { class: "review" },
     h("div", { class: "game-head" },
-      h("h1", {}, "Review: ", GAME_TITLES[st.game], " ", h("span", { class: "rules" }, rulesName(st.rules))),
+      h("h1", {}, "Review: ", game.title, " ", h("span", { class: "rules" }, rulesName(st.rules))),
       rulesLine(st.rules),
       h("p", { class: "players" }, result, " ", h("a", { href: `/g/${id}` }, "The game page"), ".")),
     h("div", { class: "play-area" },

@@ -2,7 +2,7 @@
 
 import { createGame, getJSON, ruleSet, Refused } from "./api.js";
 import { h } from "./dom.js";
-import { GAME_TITLES, LEVELS, RULE_NOTES } from "./words.js";
+import { gameOf } from "./games.js";
 
 const BLURB = {
   ur: "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.",
@@ -20,13 +20,19 @@ function radios(name, legend, options, checked, onChange, pair = false) {
 
 export async function showStart(main) {
   const catalogue = await getJSON("/api/rules");
+  // Everything the form offers comes from the server's catalogue: the
+  // games, their presets with a line about each, the custom fields, the
+  // bot's levels with a line about each.
   const games = Object.fromEntries(catalogue.games.map((g) => [g.game, g]));
+  const first = catalogue.games[0];
+  const top = (g) => String(g.levels[g.levels.length - 1]);
+  const levelNote = (g, level) => g.level_notes.find((n) => n.level === level)?.about;
   const form = {
-    game: "ur",
-    rules: "finkel",
+    game: first.game,
+    rules: first.default,
     custom: {},
     opponent: "bot",
-    level: "4",
+    level: top(first),
     side: "random",
   };
   let perfect = false;
@@ -62,18 +68,18 @@ export async function showStart(main) {
       status.textContent = e instanceof Refused ? e.message : "The server cannot be reached.";
       start.disabled = true;
     }
-    if (!perfect && form.level === "perfect") form.level = "4";
+    if (!perfect && form.level === "perfect") form.level = top(games[form.game]);
     render();
   };
 
   const render = () => {
     const g = games[form.game];
     const parts = [
-      radios("game", "Game", Object.keys(GAME_TITLES).map((k) => [k, GAME_TITLES[k], BLURB[k]]), form.game, (v) => {
+      radios("game", "Game", catalogue.games.map((c) => [c.game, c.title, BLURB[c.game]]), form.game, (v) => {
         form.game = v;
         form.rules = games[v].default;
         form.custom = {};
-        form.level = "4";
+        form.level = top(games[v]);
         checkRules();
       }),
     ];
@@ -83,7 +89,7 @@ export async function showStart(main) {
       h("legend", {}, "Rules"),
       h("label", { class: "select" }, h("span", {}, "Rule set"),
         h("select", { name: "rules", onchange: (e) => { form.rules = e.target.value; checkRules(); } }, ruleOptions)),
-      h("p", { class: "note" }, RULE_NOTES[form.rules] ?? "Choose each rule below."));
+      h("p", { class: "note" }, g.named.find((n) => n.name === form.rules)?.about ?? "Choose each rule below."));
     if (form.rules === "custom") {
       rules.append(h("div", { class: "fields" }, g.fields.map((f) =>
         h("label", { class: "select" }, h("span", {}, f.name.replace("_", " ")),
@@ -98,12 +104,12 @@ export async function showStart(main) {
     if (form.opponent === "bot") {
       const levels = g.levels.map(String);
       if (perfect) levels.push("perfect");
-      parts.push(radios("level", "The bot's level", levels.map((l) => [l, l === "perfect" ? "Perfect" : `Level ${l}`, LEVELS[form.game][l]]),
+      parts.push(radios("level", "The bot's level", levels.map((l) => [l, l === "perfect" ? "Perfect" : `Level ${l}`, levelNote(g, l)]),
         form.level, (v) => { form.level = v; }, true));
     }
     parts.push(radios("side", "Your side", [
-      ["light", "Light", form.game === "senet" ? "cones; throws first" : "round pieces"],
-      ["dark", "Dark", form.game === "senet" ? "spools" : "diamond pieces"],
+      ["light", "Light", gameOf(form.game).looks.light],
+      ["dark", "Dark", gameOf(form.game).looks.dark],
       ["random", "Either", "the server tosses a coin"],
     ], form.side, (v) => { form.side = v; }, true));
     // Keep the focus on the control that had it.

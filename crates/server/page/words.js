@@ -2,24 +2,6 @@
 
 import { h, sideName } from "./dom.js";
 
-/** The bot's levels, said in words. */
-export const LEVELS = {
-  ur: {
-    1: "Beginner: grabs captures and rosettes when it sees them",
-    2: "Casual: looks two moves ahead",
-    3: "Strong: looks three moves ahead",
-    4: "Expert: looks four moves ahead",
-    perfect: "Perfect: plays the solved game's best move every time",
-  },
-  senet: {
-    1: "Beginner: a rule of thumb for each throw",
-    2: "Casual: looks one throw ahead",
-    3: "Strong: looks two throws ahead",
-    4: "Expert: looks three throws ahead",
-  },
-};
-
-export const GAME_TITLES = { ur: "Royal Game of Ur", senet: "Senet" };
 
 /** A rule set's name, or "custom". */
 export function rulesName(rules) {
@@ -30,18 +12,6 @@ export function rulesName(rules) {
 export function rulesLine(rules) {
   return rules.includes("=") ? h("p", { class: "small rules-text" }, h("code", {}, rules)) : null;
 }
-
-/** The named rule sets in a few words. */
-export const RULE_NOTES = {
-  finkel: "Irving Finkel's rules: four dice, rosettes are safe, a throw of nothing loses the turn.",
-  masters: "Masters rules: three dice, a throw of nothing counts 4, the long route, rosettes are not safe.",
-  blitz: "Blitz: five pieces, four dice, the long route, rosettes are not safe, and a capture throws again too.",
-  aseb: "Aseb: the long board of twelve middle squares, five pieces, four dice, rosettes are safe.",
-  finkel2p: "Finkel's rules with two pieces a side: a short game.",
-  masters4d: "Masters rules with four dice, a throw of nothing losing the turn.",
-  kendall: "Timothy Kendall's reconstruction: two in a row protect, three in a row block, the water sends back.",
-  skyruk: "The gym-senet reconstruction: two in a row block, house 26 throws again, the water holds a piece.",
-};
 
 /** Who holds a seat, in words: "you", "your friend", "the bot (level 3)". */
 export function holder(seats, side, mine) {
@@ -61,45 +31,22 @@ export function ends(move) {
   return [move.slice(0, i), move.slice(i + 1)];
 }
 
-function urMove(from, to) {
-  if (from === "hand") return `enters a piece on ${to}`;
-  if (to === "home") return `brings the piece on ${from} home`;
-  return `moves ${from} to ${to}`;
-}
-
-function senetMove(from, to) {
-  if (to === "off") return `bears the piece on ${from} off`;
-  return `moves ${from} to ${to}`;
-}
-
-/** What a throw was, in words: "threw 3", "threw nothing (0)". */
-function threw(game, roll, faces) {
-  if (game === "ur" && roll === 0) return "threw nothing (0)";
-  if (game === "senet" && roll === 5 && faces) return "threw no light face: 5";
-  return `threw ${roll}`;
-}
-
-/** Why a turn was lost. */
-export function lostReason(game, roll) {
-  if (game === "ur" && roll === 0) return "a throw of 0 moves nothing";
-  return `no piece can move ${roll}`;
-}
-
 /**
- * One ply told in words, from the `plies` endpoint's entry:
+ * One ply told in words, from the `plies` endpoint's entry and the
+ * game's module (games.js):
  * "Light threw 3 and moves c2 to f2, capturing a dark piece."
  */
 export function plyWords(game, p) {
   const who = sideName(p.side);
   const other = p.side === "light" ? "dark" : "light";
-  const parts = [`${who} ${threw(game, p.roll, p.faces)}`];
+  const parts = [`${who} ${game.threw(p.roll, p.faces)}`];
   if (p.move === null) {
-    parts.push(`: ${lostReason(game, p.roll)}, the turn is lost`);
+    parts.push(`: ${game.lostReason(p.roll)}, the turn is lost`);
     if (p.again) parts.push(`; ${who.toLowerCase()} throws again`);
     return `${parts.join("")}.`;
   }
   const [from, to] = ends(p.move);
-  parts.push(` and ${game === "ur" ? urMove(from, to) : senetMove(from, to)}`);
+  parts.push(` and ${game.moveWords(from, to)}`);
   const notes = [];
   if (p.capture) notes.push(`captures a ${other} piece, sent back to its hand`);
   if (p.swap) notes.push(`swaps places with the ${other} piece there`);

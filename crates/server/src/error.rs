@@ -4,12 +4,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Serialize;
-use std::time::{Duration, Instant};
 
-use crate::throttle::Throttle;
-
-/// The one message of a 500 `internal` reply.
-pub const INTERNAL_MESSAGE: &str = "the server failed to complete the request; its log says why";
+use crate::refusal::{Fault, Refusal};
 
 /// A refused request, as the contract writes it.
 #[derive(Clone, Debug)]
@@ -26,6 +22,30 @@ pub struct ApiError {
     pub state: Option<Bytes>,
 }
 
+/// The contract's status for each kind of refusal of the hub.
+const fn status_of(fault: Fault) -> StatusCode {
+    match fault {
+        Fault::BadRequest => StatusCode::BAD_REQUEST,
+        Fault::NoGame => StatusCode::NOT_FOUND,
+        Fault::NotYourSeat => StatusCode::FORBIDDEN,
+        Fault::Conflict => StatusCode::CONFLICT,
+        Fault::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
+        Fault::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        ApiError {
+            status: status_of(r.fault),
+            code: r.code,
+            message: r.message,
+            refusal: r.refusal,
+            state: r.state,
+        }
+    }
+}
+
 impl ApiError {
     /// An error with this status, code and message.
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
@@ -40,17 +60,13 @@ impl ApiError {
 
     /// 400 `bad_request`.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+        Refusal::bad_request(message).into()
     }
 
     /// 404 `no_game`.
     #[must_use]
     pub fn no_game() -> ApiError {
-        ApiError::new(
-            StatusCode::NOT_FOUND,
-            "no_game",
-            "there is no game with that id",
-        )
+        Refusal::no_game().into()
     }
 
     /// 401 `no_token`.
@@ -63,21 +79,6 @@ impl ApiError {
         )
     }
 
-    /// 403 `not_your_seat`.
-    #[must_use]
-    pub fn not_your_seat() -> ApiError {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            "not_your_seat",
-            "that token holds no seat of this game",
-        )
-    }
-
-    /// 409 with one of the contract's conflict codes.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::CONFLICT, code, message)
-    }
-
     /// 413 `too_large`.
     #[must_use]
     pub fn too_large(limit: usize) -> ApiError {
@@ -88,23 +89,9 @@ impl ApiError {
         )
     }
 
-    /// 500 `internal`: the server failed (the store, the system), not the
-    /// request. What failed goes to the log (at most a line every 10 s,
-    /// with the count of those left out), never to the client: the reply
-    /// says only that the server failed, since a database's or the
-    /// system's error text can name files, queries or settings.
+    /// 500 `internal`, logged as [`Refusal::internal`] logs it.
     pub fn internal(detail: impl std::fmt::Display) -> ApiError {
-        static LOG: Throttle = Throttle::new(Duration::from_secs(10));
-        if let Some(left_out) = LOG.allow(Instant::now()) {
-            tracing::error!(
-                "a request failed inside the server: {detail} ({left_out} more since the last line)"
-            );
-        }
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            INTERNAL_MESSAGE,
-        )
+        Refusal::internal(detail).into()
     }
 
     /// The same error with the game's current state beside it.
@@ -158,11 +145,12 @@ mod tests {
 
     #[test]
     fn the_body_is_the_contracts_json() {
-        let mut e = ApiError::conflict("stale_ply", "ply 3 is not the current ply 4");
-        e.refusal = Some("wrong_distance");
-        let e = e.with_state(Bytes::from_static(b"{\"ply\":4}"));
+        let e = Refusal::illegal_move("wrong_distance", "a2-d2 on a roll of 2: too far")
+            .with_state(Bytes::from_static(b"{\"ply\":4}"));
+        let e = ApiError::from(e);
+        assert_eq!(e.status, StatusCode::UNPROCESSABLE_ENTITY);
         let v: serde_json::Value = serde_json::from_slice(&e.body()).unwrap();
-        assert_eq!(v["error"]["code"], "stale_ply");
+        assert_eq!(v["error"]["code"], "illegal_move");
         assert_eq!(v["error"]["refusal"], "wrong_distance");
         assert_eq!(v["state"]["ply"], 4);
         let plain: serde_json::Value = serde_json::from_slice(&ApiError::no_game().body()).unwrap();

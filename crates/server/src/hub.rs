@@ -20,20 +20,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
-use axum::http::StatusCode;
 use bytes::{BufMut, Bytes, BytesMut};
 use dice_core::{Ending, Seed, Side};
-use serde::Serialize;
 use tokio::sync::{OwnedMutexGuard, Semaphore, watch};
 
-use crate::engine::{AnyGame, Bot, Level, RuleSet, Tables};
-use crate::error::ApiError;
 use crate::feed::{Feed, Kind, Watcher};
 use crate::metrics::Metrics;
+use crate::refusal::Refusal;
 use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
-use crate::wire::{CreateRequest, Opponent, SideChoice};
+use crate::wire::{CreateRequest, Opponent, ResultView, SeatsView, SideChoice, StateView};
+use race_games::{AnyBot, AnyGame, AnyVariant, BotError, Level, ResultView as ResultOf, Tables};
 
 /// How long a game stays in memory once nobody asks for it or follows it;
 /// it is loaded again from the store when asked for.
@@ -51,7 +49,7 @@ enum Seat {
     Open(TokenHash),
     /// A bot; `None` for a finished game whose perfect bot's table is not
     /// loaded.
-    Bot(Level, Option<Bot>),
+    Bot(Level, Option<AnyBot>),
 }
 
 impl Seat {
@@ -106,7 +104,7 @@ impl Live {
         Summary {
             status: self.status(),
             ply: self.game.ply(),
-            position: self.game.position(),
+            position: self.game.position().to_string(),
             key: self.game.key(),
         }
     }
@@ -140,8 +138,21 @@ impl Live {
         }
     }
 
+    /// The contract's turn check that a move and a resignation share: 409
+    /// `not_started` while a seat is open, `game_over` once it has ended.
+    fn in_play(&self) -> Result<(), Refusal> {
+        match self.status() {
+            Status::Waiting => Err(Refusal::conflict(
+                "not_started",
+                "the game waits for a friend to take the open seat",
+            )),
+            Status::Over => Err(Refusal::conflict("game_over", "the game has ended")),
+            Status::Playing => Ok(()),
+        }
+    }
+
     /// The bot to move now, if a bot is.
-    fn bot_to_move(&self) -> Option<Bot> {
+    fn bot_to_move(&self) -> Option<AnyBot> {
         if self.status() != Status::Playing {
             return None;
         }
@@ -153,7 +164,10 @@ impl Live {
 
     fn resigned(&self) -> Option<Side> {
         match self.game.result()? {
-            (Some(winner), Ending::Resign) => Some(winner.other()),
+            ResultOf {
+                winner: Some(winner),
+                how: Ending::Resign,
+            } => Some(winner.other()),
             _ => None,
         }
     }
@@ -213,9 +227,9 @@ impl Slot {
 /// A create request checked: what [`Hub::create`] makes.
 #[derive(Debug)]
 pub struct Plan {
-    rules: RuleSet,
+    rules: AnyVariant,
     level: Level,
-    bot: Option<Bot>,
+    bot: Option<AnyBot>,
     side: SideChoice,
 }
 
@@ -311,9 +325,9 @@ impl Hub {
     ) -> Result<Arc<Hub>, HubError> {
         for g in store.unfinished()? {
             for level in g.bots {
-                Bot::new(&g.rules, level, &tables).map_err(|e| HubError::Replay {
+                AnyBot::with_tables(&g.rules, level, &tables).map_err(|e| HubError::Replay {
                     id: g.id.clone(),
-                    why: e.to_string(),
+                    why: bot_refusal(&e),
                 })?;
             }
         }
@@ -412,7 +426,7 @@ impl Hub {
     /// Deletes the friend games that waited longer than the expiry, each
     /// under its lock (a friend who comes at that moment either joins
     /// first or finds no game).
-    async fn expire(self: &Arc<Hub>) -> Result<(), ApiError> {
+    async fn expire(self: &Arc<Hub>) -> Result<(), Refusal> {
         let Some(expiry) = self.expiry else {
             return Ok(());
         };
@@ -421,8 +435,8 @@ impl Hub {
         let ids =
             tokio::task::spawn_blocking(move || hub.store.waiting_since(before, EXPIRED_AT_ONCE))
                 .await
-                .map_err(ApiError::internal)?
-                .map_err(ApiError::internal)?;
+                .map_err(Refusal::internal)?
+                .map_err(Refusal::internal)?;
         for id in ids {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
@@ -437,7 +451,7 @@ impl Hub {
                 id: slot.id.clone(),
                 before,
             };
-            self.store.write(change).await.map_err(ApiError::internal)?;
+            self.store.write(change).await.map_err(Refusal::internal)?;
             self.metrics.game_expired();
             self.drop_slot(&slot, &mut live);
         }
@@ -453,7 +467,7 @@ impl Hub {
     async fn lock(
         self: &Arc<Hub>,
         mut slot: Arc<Slot>,
-    ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), ApiError> {
+    ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), Refusal> {
         loop {
             let live = Arc::clone(&slot.live).lock_owned().await;
             if !live.gone {
@@ -498,7 +512,7 @@ impl Hub {
                     game.ply()
                 )));
             }
-            game.play(&mv.text)
+            game.play_text(&mv.text)
                 .map_err(|r| fail(format!("move {n} ({}) is refused: {}", mv.text, r.message)))?;
         }
         if let Some(side) = g.resigned
@@ -510,10 +524,10 @@ impl Hub {
         let seats = g.seats.map(|h| match h {
             Holder::Person(h) => Ok(Seat::Person(h)),
             Holder::Open(h) => Ok(Seat::Open(h)),
-            Holder::Bot(level) => match Bot::new(&g.rules, level, &self.tables) {
+            Holder::Bot(level) => match AnyBot::with_tables(&g.rules, level, &self.tables) {
                 Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
                 Err(_) if over => Ok(Seat::Bot(level, None)),
-                Err(e) => Err(fail(e.to_string())),
+                Err(e) => Err(fail(bot_refusal(&e))),
             },
         });
         let [light, dark] = seats;
@@ -565,19 +579,19 @@ impl Hub {
     /// # Errors
     ///
     /// 404 `no_game`, or 500 when the store fails.
-    pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+    pub async fn slot(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, Refusal> {
         if let Some(slot) = self.read_games().get(id) {
             slot.touch(self.clock());
             return Ok(Arc::clone(slot));
         }
         if !secret::is_id(id) {
-            return Err(ApiError::no_game());
+            return Err(Refusal::no_game());
         }
         let hub = Arc::clone(self);
         let id = id.to_owned();
         let slot = tokio::task::spawn_blocking(move || hub.load(&id))
             .await
-            .map_err(|e| ApiError::internal(format!("loading the game failed: {e}")))??;
+            .map_err(|e| Refusal::internal(format!("loading the game failed: {e}")))??;
         // A game loaded while its bot was to move (the server stopped
         // meanwhile) goes on.
         let mut live = slot.live.lock().await;
@@ -586,13 +600,13 @@ impl Hub {
         Ok(slot)
     }
 
-    fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, ApiError> {
+    fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, Refusal> {
         let stored = self
             .store
             .load(id)
-            .map_err(ApiError::internal)?
-            .ok_or_else(ApiError::no_game)?;
-        let live = self.revive(stored).map_err(ApiError::internal)?;
+            .map_err(Refusal::internal)?
+            .ok_or_else(Refusal::no_game)?;
+        let live = self.revive(stored).map_err(Refusal::internal)?;
         let slot = self.slot_for(id.to_owned(), live);
         Ok(Arc::clone(
             self.games
@@ -610,9 +624,9 @@ impl Hub {
     fn render(&self, id: &str, live: &Live, log_from: Option<usize>) -> (Bytes, Bytes) {
         let game = &live.game;
         let over = game.is_over();
-        let result = game.result().map(|(winner, how)| ResultView {
-            winner: winner.map(Side::as_str),
-            how: how.as_str(),
+        let result = game.result().map(|r| ResultView {
+            winner: r.winner.map(Side::as_str),
+            how: r.how.as_str(),
         });
         let view = StateView {
             id,
@@ -627,11 +641,12 @@ impl Hub {
             side: game.side().map(Side::as_str),
             roll: game.roll(),
             faces: game.faces(),
-            position: game.position(),
+            position: game.position().to_string(),
             key: game.key(),
-            legal: game.legal(),
+            legal: game.legal().iter().map(ToString::to_string).collect(),
             log_from,
-            log: game.log_since(log_from.unwrap_or(0)),
+            log: game.lines_from(log_from.unwrap_or(0)),
+            board: game.board(),
             result,
             commitment: &live.commitment,
             seed: over.then_some(live.seed_hex.as_str()),
@@ -678,7 +693,7 @@ impl Hub {
     ///
     /// 400 for rules or a level the server cannot offer, 500 when the
     /// random source or the store fails.
-    pub async fn create(self: &Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+    pub async fn create(self: &Arc<Hub>, plan: Plan) -> Result<Seated, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move { hub.create_now(plan).await }).await
     }
@@ -688,13 +703,13 @@ impl Hub {
     /// # Errors
     ///
     /// 400 `bad_request` for rules or a level the server cannot offer.
-    pub fn plan(&self, req: CreateRequest) -> Result<Plan, ApiError> {
-        let rules = RuleSet::parse(req.game, req.rules.as_deref())
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    pub fn plan(&self, req: CreateRequest) -> Result<Plan, Refusal> {
+        let rules = AnyVariant::read(req.game, req.rules.as_deref())
+            .map_err(|e| Refusal::bad_request(e.to_string()))?;
         let bot = match req.opponent {
             Opponent::Bot => Some(
-                Bot::new(&rules, req.level, &self.tables)
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+                AnyBot::with_tables(&rules, req.level, &self.tables)
+                    .map_err(|e| Refusal::bad_request(bot_refusal(&e)))?,
             ),
             Opponent::Friend => None,
         };
@@ -706,7 +721,7 @@ impl Hub {
         })
     }
 
-    async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, ApiError> {
+    async fn create_now(self: Arc<Hub>, plan: Plan) -> Result<Seated, Refusal> {
         let Plan {
             rules,
             level,
@@ -716,26 +731,26 @@ impl Hub {
         let other = match bot {
             Some(bot) => (Seat::Bot(level, Some(bot)), None),
             None => {
-                let (invite, hash) = secret::new_token().map_err(ApiError::internal)?;
+                let (invite, hash) = secret::new_token().map_err(Refusal::internal)?;
                 (Seat::Open(hash), Some(invite))
             }
         };
-        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(ApiError::internal)?;
+        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(Refusal::internal)?;
         let side = match side {
             SideChoice::Light => Side::Light,
             SideChoice::Dark => Side::Dark,
             SideChoice::Random => {
-                if secret::random::<1>().map_err(ApiError::internal)?[0] & 1 == 0 {
+                if secret::random::<1>().map_err(Refusal::internal)?[0] & 1 == 0 {
                     Side::Light
                 } else {
                     Side::Dark
                 }
             }
         };
-        let id = secret::new_id().map_err(ApiError::internal)?;
-        let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
-        let game = AnyGame::new(&rules, Seed::new(seed).map_err(ApiError::internal)?)
-            .map_err(ApiError::internal)?;
+        let id = secret::new_id().map_err(Refusal::internal)?;
+        let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
+        let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
+            .map_err(Refusal::internal)?;
         let (other_seat, invite) = other;
         let mut seats = [Seat::Person(hash), other_seat];
         if side == Side::Dark {
@@ -766,7 +781,7 @@ impl Hub {
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(Refusal::internal)?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
         let state = slot.state();
@@ -803,39 +818,25 @@ impl Hub {
         token: TokenHash,
         ply: u32,
         text: String,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         let result = spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
             if ply < live.game.ply() && live.game.played(ply, side, &text) {
                 return Ok(slot.state());
             }
             let state = || slot.state();
-            match live.status() {
-                Status::Waiting => {
-                    return Err(ApiError::conflict(
-                        "not_started",
-                        "the game waits for a friend to take the open seat",
-                    )
-                    .with_state(state()));
-                }
-                Status::Over => {
-                    return Err(
-                        ApiError::conflict("game_over", "the game has ended").with_state(state())
-                    );
-                }
-                Status::Playing => {}
-            }
+            live.in_play().map_err(|e| e.with_state(state()))?;
             if live.game.side() != Some(side) {
-                return Err(ApiError::conflict(
+                return Err(Refusal::conflict(
                     "not_your_turn",
                     format!("it is {}'s turn, not {side}'s", side.other()),
                 )
                 .with_state(state()));
             }
             if ply != live.game.ply() {
-                return Err(ApiError::conflict(
+                return Err(Refusal::conflict(
                     "stale_ply",
                     format!(
                         "the move is for ply {ply}, but the game is at ply {}",
@@ -861,20 +862,17 @@ impl Hub {
         slot: &Arc<Slot>,
         live: &mut Live,
         text: &str,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let ply = live.game.ply();
         let before = live.status();
-        if let Err(refusal) = live.game.play(text) {
-            let mut e = ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_move",
-                refusal.message,
-            )
-            .with_state(slot.state());
-            e.refusal = Some(refusal.code);
-            return Err(e);
-        }
-        let canonical = live.game.move_at(ply).unwrap_or_else(|| text.to_owned());
+        let canonical = match live.game.play_text(text) {
+            Ok(mv) => mv.to_string(),
+            Err(refusal) => {
+                return Err(
+                    Refusal::illegal_move(refusal.code, refusal.message).with_state(slot.state())
+                );
+            }
+        };
         let change = Change::Move {
             id: slot.id.clone(),
             n: live.moves,
@@ -886,7 +884,7 @@ impl Hub {
         };
         if let Err(e) = self.store.write(change).await {
             live.game.undo();
-            return Err(ApiError::internal(e));
+            return Err(Refusal::internal(e));
         }
         live.moves += 1;
         self.metrics.move_accepted();
@@ -912,7 +910,7 @@ impl Hub {
         slot: Arc<Slot>,
         invite: String,
         key: Option<String>,
-    ) -> Result<Seated, ApiError> {
+    ) -> Result<Seated, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
@@ -934,19 +932,19 @@ impl Hub {
                 _ => None,
             });
             let Some((side, expected)) = open else {
-                return Err(ApiError::conflict("seat_taken", "both seats are taken"));
+                return Err(Refusal::conflict("seat_taken", "both seats are taken"));
             };
             if !expected.matches(&TokenHash::of(&invite)) {
-                return Err(ApiError::not_your_seat());
+                return Err(Refusal::not_your_seat());
             }
             let (token, hash, seal) = match &key {
                 Some(key) => {
                     let (token, hash, seal) =
-                        secret::new_sealed_token(&invite, key).map_err(ApiError::internal)?;
+                        secret::new_sealed_token(&invite, key).map_err(Refusal::internal)?;
                     (token, hash, Some(seal))
                 }
                 None => {
-                    let (token, hash) = secret::new_token().map_err(ApiError::internal)?;
+                    let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
                     (token, hash, None)
                 }
             };
@@ -963,7 +961,7 @@ impl Hub {
             if let Err(e) = hub.store.write(change).await {
                 *live.seat_mut(side) = Seat::Open(expected);
                 live.join = None;
-                return Err(ApiError::internal(e));
+                return Err(Refusal::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -983,28 +981,15 @@ impl Hub {
         self: &Arc<Hub>,
         slot: Arc<Slot>,
         token: TokenHash,
-    ) -> Result<Bytes, ApiError> {
+    ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(ApiError::not_your_seat)?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
             if live.resigned() == Some(side) {
                 return Ok(slot.state());
             }
-            match live.status() {
-                Status::Waiting => {
-                    return Err(ApiError::conflict(
-                        "not_started",
-                        "the game waits for a friend to take the open seat",
-                    )
-                    .with_state(slot.state()));
-                }
-                Status::Over => {
-                    return Err(ApiError::conflict("game_over", "the game has ended")
-                        .with_state(slot.state()));
-                }
-                Status::Playing => {}
-            }
+            live.in_play().map_err(|e| e.with_state(slot.state()))?;
             let before = live.status();
             live.game.resign(side);
             let change = Change::Resign {
@@ -1014,7 +999,7 @@ impl Hub {
             };
             if let Err(e) = hub.store.write(change).await {
                 live.game.undo();
-                return Err(ApiError::internal(e));
+                return Err(Refusal::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
@@ -1073,7 +1058,7 @@ impl Hub {
                 live.bot_busy = false;
                 return;
             };
-            if let Err(e) = self.commit_move(&slot, &mut live, &text).await {
+            if let Err(e) = self.commit_move(&slot, &mut live, &text.to_string()).await {
                 tracing::error!(game = %slot.id, "the bot's move failed: {}", e.message);
                 live.bot_busy = false;
                 return;
@@ -1115,11 +1100,11 @@ impl Hub {
 /// Runs a change in a task of its own, so that it completes even when
 /// the request that asked for it is dropped.
 async fn spawn<T: Send + 'static>(
-    task: impl Future<Output = Result<T, ApiError>> + Send + 'static,
-) -> Result<T, ApiError> {
+    task: impl Future<Output = Result<T, Refusal>> + Send + 'static,
+) -> Result<T, Refusal> {
     tokio::spawn(task)
         .await
-        .unwrap_or_else(|e| Err(ApiError::internal(format!("the change failed: {e}"))))
+        .unwrap_or_else(|e| Err(Refusal::internal(format!("the change failed: {e}"))))
 }
 
 /// What comes before a state's JSON in its server-sent event.
@@ -1127,45 +1112,24 @@ const EVENT_HEAD: &[u8] = b"event: state\ndata: ";
 /// What comes before a delta's JSON in its server-sent event.
 const DELTA_HEAD: &[u8] = b"event: delta\ndata: ";
 
-#[derive(Serialize)]
-struct ResultView {
-    winner: Option<&'static str>,
-    how: &'static str,
-}
-
-#[derive(Serialize)]
-struct SeatsView {
-    light: String,
-    dark: String,
-}
-
-#[derive(Serialize)]
-struct StateView<'a> {
-    id: &'a str,
-    game: &'static str,
-    rules: String,
-    status: &'static str,
-    seats: SeatsView,
-    ply: u32,
-    side: Option<&'static str>,
-    roll: Option<u8>,
-    faces: Option<String>,
-    position: String,
-    key: String,
-    legal: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    log_from: Option<usize>,
-    log: crate::engine::LogView<'a>,
-    result: Option<ResultView>,
-    commitment: &'a str,
-    seed: Option<&'a str>,
-    record_url: String,
-    light_chance: Option<f64>,
+/// Why there is no bot for a level, in the server's words.
+fn bot_refusal(e: &BotError) -> String {
+    match e {
+        BotError::NoPerfect(kind) => format!(
+            "{kind} has no perfect level; the levels are 1 to {}",
+            kind.level_top()
+        ),
+        BotError::NoTable(rules) => format!(
+            "the perfect level needs a solved table for {rules}, and the server was given none"
+        ),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::refusal::Fault;
     use crate::sqlite::Sqlite;
     use crate::store::Pending;
 
@@ -1249,8 +1213,8 @@ mod tests {
         let Err(refused) = hub.create(plan).await else {
             panic!("nothing stored, nothing created");
         };
-        assert_eq!((refused.status.as_u16(), refused.code), (500, "internal"));
-        assert_eq!(refused.message, crate::error::INTERNAL_MESSAGE);
+        assert_eq!((refused.fault, refused.code), (Fault::Internal, "internal"));
+        assert_eq!(refused.message, crate::refusal::INTERNAL_MESSAGE);
         let Err(asked) = hub.slot(&secret::new_id().unwrap()).await else {
             panic!("the store cannot be read");
         };

@@ -1,4 +1,5 @@
 #![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -11,7 +12,8 @@
 )]
 
 mod conn;
-pub mod engine;
+mod edge;
+
 mod error;
 mod feed;
 mod hub;
@@ -19,6 +21,7 @@ mod limit;
 pub mod loadtest;
 mod metrics;
 mod page;
+mod refusal;
 mod review;
 mod routes;
 pub mod secret;
@@ -29,14 +32,16 @@ pub mod store;
 mod throttle;
 pub mod wire;
 
+pub use edge::{App, Peer};
 pub use error::ApiError;
 pub use hub::{Hub, HubError, Plan, Seated, Slot};
 pub use limit::CreateLimit;
 pub use metrics::Metrics;
-pub use routes::{App, CSP, Peer, router};
+pub use refusal::{Fault, INTERNAL_MESSAGE, Refusal};
+pub use routes::{CSP, router};
 pub use serve::{
     CONNECTIONS, CONNECTIONS_PER_ADDRESS, Config, STALL, STREAMS, STREAMS_PER_ADDRESS, ServeError,
-    Server, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
+    Server, TableError, WAITING_EXPIRY, log_to_stderr, serve_until_signal, shutdown_signal,
 };
 pub use sqlite::{DB_FILE, DIR_MODE, FILE_MODE, OpenError, Sqlite};
 pub use store::Store;

@@ -21,7 +21,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use serde::Deserialize;
 
-use crate::engine::{GameKind, record_moves};
+use race_games::{Kind, record_moves};
 
 /// How many times a request that failed in transport is sent again.
 const RETRIES: u32 = 5;
@@ -40,7 +40,7 @@ pub struct Options {
     /// Event streams held open.
     pub watchers: usize,
     /// The games to play, taken in turn.
-    pub kinds: Vec<GameKind>,
+    pub kinds: Vec<Kind>,
     /// Moves a second to aim for, spread evenly over the games; 0 plays
     /// each game as fast as the server answers.
     pub rate: f64,
@@ -260,7 +260,7 @@ struct Shared {
     http: Http,
     base: String,
     deadline: Instant,
-    kinds: Vec<GameKind>,
+    kinds: Vec<Kind>,
     /// The time between two moves of one game, when paced.
     interval: Option<Duration>,
     tally: Mutex<Tally>,
@@ -285,7 +285,7 @@ struct Tally {
 /// A game as the tool saw it: every move accepted, with its ply.
 struct Played {
     id: String,
-    kind: GameKind,
+    kind: Kind,
     moves: Vec<(u32, String)>,
 }
 
@@ -328,7 +328,7 @@ fn code_of(body: &[u8]) -> String {
 }
 
 /// Plays one game; returns false when the server could not be used.
-async fn play_one(shared: &Shared, kind: GameKind, pick: &mut Pick) -> Result<(), String> {
+async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), String> {
     let body = format!(r#"{{"game":"{}","opponent":"friend"}}"#, kind.as_str()).into_bytes();
     let (status, reply) = shared
         .call(Method::POST, "/api/games", None, Some(body))
@@ -464,7 +464,7 @@ async fn driver(shared: Arc<Shared>, n: usize) -> Result<(), String> {
             .kinds
             .get(k % shared.kinds.len().max(1))
             .copied()
-            .unwrap_or(GameKind::Ur);
+            .unwrap_or(Kind::Ur);
         k += 1;
         play_one(&shared, kind, &mut pick).await?;
     }
@@ -584,7 +584,7 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             base,
             deadline: start + Duration::from_secs_f64(options.seconds),
             kinds: if options.kinds.is_empty() {
-                vec![GameKind::Ur]
+                vec![Kind::Ur]
             } else {
                 options.kinds.clone()
             },

@@ -14,12 +14,15 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files under `/page/`: name, content type, content.
-const ASSETS: [(&str, &str, &str); 10] = [
+const ASSETS: [(&str, &str, &str); 13] = [
     ("style.css", CSS, include_str!("../page/style.css")),
     ("app.js", JS, include_str!("../page/app.js")),
     ("api.js", JS, include_str!("../page/api.js")),
     ("board.js", JS, include_str!("../page/board.js")),
     ("dom.js", JS, include_str!("../page/dom.js")),
+    ("games.js", JS, include_str!("../page/games.js")),
+    ("game-senet.js", JS, include_str!("../page/game-senet.js")),
+    ("game-ur.js", JS, include_str!("../page/game-ur.js")),
     ("play.js", JS, include_str!("../page/play.js")),
     ("review.js", JS, include_str!("../page/review.js")),
     ("start.js", JS, include_str!("../page/start.js")),

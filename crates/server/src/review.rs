@@ -10,10 +10,10 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::engine::review::{self, Story};
-use crate::engine::{GameKind, RuleSet};
+use crate::edge::{App, GameSlot, json};
 use crate::error::ApiError;
-use crate::routes::{App, json, slot_of};
+use race_games::{Analysis, AnyVariant, Kind, PlyView, Point};
+use serde::Serialize;
 
 fn to_json(status: StatusCode, value: &impl serde::Serialize) -> Result<Response, ApiError> {
     let body = serde_json::to_vec(value)
@@ -24,7 +24,7 @@ fn to_json(status: StatusCode, value: &impl serde::Serialize) -> Result<Response
 /// `GET /api/rules`: both games' named rule sets, custom fields, bot
 /// levels, and the rule sets with a solved table.
 pub async fn catalogue(State(app): State<App>) -> Result<Response, ApiError> {
-    to_json(StatusCode::OK, &review::catalogue(app.hub.tables()))
+    to_json(StatusCode::OK, &race_games::catalogue(app.hub.tables()))
 }
 
 /// The query of `GET /api/rules/{game}`.
@@ -45,15 +45,15 @@ pub async fn rule_set(
     let Ok(Path(word)) = path else {
         return Err(ApiError::bad_request("the path names no game"));
     };
-    let game = GameKind::from_word(&word).ok_or_else(|| {
+    let game = Kind::from_exact_word(&word).ok_or_else(|| {
         ApiError::bad_request(format!(
             "there is no game {word:?}; the games are \"ur\" and \"senet\""
         ))
     })?;
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let rules = RuleSet::parse(game, query.rules.as_deref())
+    let rules = AnyVariant::read(game, query.rules.as_deref())
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    to_json(StatusCode::OK, &review::rule_set(&rules, app.hub.tables()))
+    to_json(StatusCode::OK, &rules.view(app.hub.tables()))
 }
 
 /// The query of `GET /api/games/{id}/plies`.
@@ -69,31 +69,32 @@ pub struct PliesQuery {
 /// the analysis too.
 pub async fn plies(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
+    GameSlot(slot): GameSlot,
     query: Result<Query<PliesQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let game = slot.game().await;
     let tables = app.hub.tables().clone();
+    let from = query.from.map_or(0, |n| n as usize);
     // The table is memory-mapped: its pages are read on a blocking thread.
-    let told = tokio::task::spawn_blocking(move || review::tell(&game, &tables))
-        .await
-        .map_err(|e| ApiError::internal(format!("telling the game failed: {e}")))?
-        .map_err(ApiError::internal)?;
-    let Story {
-        start,
-        mut plies,
-        analysis,
-    } = told;
-    let from = query.from.map_or(0, |n| n as usize).min(plies.len());
-    let plies = plies.split_off(from);
-    to_json(
-        StatusCode::OK,
-        &Story {
-            start,
-            plies,
+    let told = tokio::task::spawn_blocking(move || {
+        let story = game.story(from);
+        game.analysis(&tables).map(|analysis| Told {
+            start: story.start,
+            plies: story.plies,
             analysis,
-        },
-    )
+        })
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("telling the game failed: {e}")))?
+    .map_err(|e| ApiError::internal(format!("the game cannot be analysed: {e}")))?;
+    to_json(StatusCode::OK, &told)
+}
+
+/// The reply of `GET /api/games/{id}/plies`.
+#[derive(Serialize)]
+struct Told {
+    start: Point,
+    plies: Vec<PlyView>,
+    analysis: Option<Analysis>,
 }

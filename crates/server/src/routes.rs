@@ -3,36 +3,33 @@
 //! own checks (in the hub).
 
 use std::convert::Infallible;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::pin::Pin;
 use std::sync::{Arc, LazyLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::rejection::{PathRejection, QueryRejection};
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use bytes::Bytes;
-use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde::Deserialize;
 use tokio::time::Sleep;
 
 use crate::conn::Control;
+use crate::edge::{App, Bearer, GameSlot, JsonBody, PeerIp, json};
 use crate::error::ApiError;
 use crate::feed::{self, Watcher};
-use crate::hub::{Hub, Slot};
-use crate::limit::{CreateLimit, Gate, Over, Ticket};
+use crate::hub::Slot;
+use crate::limit::{Over, Ticket};
 use crate::page;
 use crate::review;
-use crate::secret::{self, TokenHash};
-use crate::wire::{self, BODY_MAX};
+use crate::secret;
+use crate::wire;
 
-/// How long a client may take to send a request body.
-const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The bytes of the comment an event stream sends when nothing happened
 /// for a while: enough that a client that reads nothing fills its buffers
 /// and is cut (see `serve`), even on a game where nothing happens.
@@ -57,23 +54,6 @@ pub(crate) const SECURITY_HEADERS: [(&str, &str); 5] = [
     ("referrer-policy", "no-referrer"),
     ("cross-origin-opener-policy", "same-origin"),
 ];
-
-/// The peer's address, put in each request by the connection that read it.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
-
-/// What every handler shares.
-#[derive(Clone)]
-pub struct App {
-    /// The games.
-    pub hub: Arc<Hub>,
-    /// The per-address limit on games created.
-    pub limit: Arc<CreateLimit>,
-    /// The caps on event streams held open.
-    pub streams: Arc<Gate>,
-    /// How long an event stream stays quiet before it sends a comment.
-    pub keep_alive: Duration,
-}
 
 /// The router: every route of the contract, the page, `/metrics`, and the
 /// layer that logs, times and adds the security headers.
@@ -171,94 +151,14 @@ async fn metrics(State(app): State<App>) -> Response {
         .into_response()
 }
 
-/// The game a path names: 404 for a path that names none.
-pub(crate) async fn slot_of(
-    app: &App,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Arc<Slot>, ApiError> {
-    let Ok(Path(id)) = path else {
-        return Err(ApiError::no_game());
-    };
-    app.hub.slot(&id).await
-}
-
-/// The body, at most [`BODY_MAX`] bytes, within [`BODY_TIMEOUT`].
-async fn body_of(req: Request) -> Result<Bytes, ApiError> {
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_MAX as u64) {
-        return Err(ApiError::too_large(BODY_MAX));
-    }
-    let is_json = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
-    let read = Limited::new(req.into_body(), BODY_MAX).collect();
-    let body = match tokio::time::timeout(BODY_TIMEOUT, read).await {
-        Err(_) => {
-            return Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                "timeout",
-                format!(
-                    "the body did not arrive within {} s",
-                    BODY_TIMEOUT.as_secs()
-                ),
-            ));
-        }
-        Ok(Err(e)) if e.downcast_ref::<LengthLimitError>().is_some() => {
-            return Err(ApiError::too_large(BODY_MAX));
-        }
-        Ok(Err(_)) => return Err(ApiError::bad_request("the body could not be read")),
-        Ok(Ok(collected)) => collected.to_bytes(),
-    };
-    if !body.is_empty() && !is_json {
-        return Err(ApiError::bad_request(
-            "a body must be JSON, sent with Content-Type: application/json",
-        ));
-    }
-    Ok(body)
-}
-
-/// The bearer token's hash, or 401 `no_token`.
-fn token_of(headers: &HeaderMap) -> Result<TokenHash, ApiError> {
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(ApiError::no_token)?;
-    let (scheme, token) = value
-        .trim()
-        .split_once(' ')
-        .ok_or_else(ApiError::no_token)?;
-    let token = token.trim();
-    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
-        return Err(ApiError::no_token());
-    }
-    Ok(TokenHash::of(token))
-}
-
-pub(crate) fn json(status: StatusCode, body: impl Into<Body>) -> Response {
-    let mut response = (status, body.into()).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
-}
-
 /// `GET /g/{id}` and `GET /g/{id}/review`: the page. For a game that is
 /// not there, a browser (asking for HTML) gets the page with the error's
 /// status, and the page says what is wrong; a program gets the JSON error.
 async fn page_of_game(
-    State(app): State<App>,
     headers: HeaderMap,
-    path: Result<Path<String>, PathRejection>,
+    slot: Result<GameSlot, ApiError>,
 ) -> Result<Response, ApiError> {
-    match slot_of(&app, path).await {
+    match slot {
         Ok(_) => Ok(page::index().await),
         Err(e) if page::wants_html(&headers) => Ok(page::index_with(e.status)),
         Err(e) => Err(e),
@@ -281,12 +181,11 @@ async fn nothing_here(method: Method, uri: Uri, headers: HeaderMap) -> Response 
     .into_response()
 }
 
-async fn create(State(app): State<App>, req: Request) -> Result<Response, ApiError> {
-    let address = req
-        .extensions()
-        .get::<Peer>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0.ip());
-    let body = body_of(req).await?;
+async fn create(
+    State(app): State<App>,
+    PeerIp(address): PeerIp,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
     let request = wire::parse_create(&body).map_err(|e| ApiError::bad_request(e.0))?;
     let plan = app.hub.plan(request)?;
     if !app.limit.allow(address, Instant::now()) {
@@ -300,21 +199,15 @@ async fn create(State(app): State<App>, req: Request) -> Result<Response, ApiErr
     Ok(json(StatusCode::CREATED, seated.body()))
 }
 
-async fn state(
-    State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
-    Ok(json(StatusCode::OK, slot.state()))
+async fn state(GameSlot(slot): GameSlot) -> Response {
+    json(StatusCode::OK, slot.state())
 }
 
 async fn join(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
-    req: Request,
+    GameSlot(slot): GameSlot,
+    JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
-    let body = body_of(req).await?;
     let request = wire::parse_join(&body).map_err(|e| ApiError::bad_request(e.0))?;
     let seated = app.hub.join(slot, request.invite, request.key).await?;
     Ok(json(StatusCode::OK, seated.body()))
@@ -322,46 +215,39 @@ async fn join(
 
 async fn play(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
-    req: Request,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    body: Result<JsonBody, ApiError>,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
-    let headers = req.headers().clone();
     let refused = |e: ApiError| {
         app.hub.metrics().move_refused(e.code);
         e
     };
-    let body = body_of(req).await.map_err(refused)?;
+    let JsonBody(body) = body.map_err(refused)?;
     let request = wire::parse_move(&body).map_err(|e| refused(ApiError::bad_request(e.0)))?;
-    let token = token_of(&headers).map_err(refused)?;
+    let token = bearer.hash().map_err(refused)?;
     let state = app.hub.play(slot, token, request.ply, request.mv).await?;
     Ok(json(StatusCode::OK, state))
 }
 
 async fn resign(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
-    req: Request,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
-    let headers = req.headers().clone();
-    let body = body_of(req).await?;
     wire::parse_resign(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let token = token_of(&headers)?;
+    let token = bearer.hash()?;
     let state = app.hub.resign(slot, token).await?;
     Ok(json(StatusCode::OK, state))
 }
 
-async fn record(
-    State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
-) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
-    Ok((
+async fn record(GameSlot(slot): GameSlot) -> Response {
+    (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         slot.record().await,
     )
-        .into_response())
+        .into_response()
 }
 
 /// The comment an event stream sends when it has been quiet.
@@ -449,16 +335,12 @@ pub(crate) fn busy(what: &str, over: Over) -> ApiError {
 
 async fn events(
     State(app): State<App>,
-    path: Result<Path<String>, PathRejection>,
+    GameSlot(slot): GameSlot,
     query: Result<Query<EventsQuery>, QueryRejection>,
+    PeerIp(address): PeerIp,
     req: Request,
 ) -> Result<Response, ApiError> {
-    let slot = slot_of(&app, path).await?;
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let address = req
-        .extensions()
-        .get::<Peer>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.0.ip());
     let ticket = app.streams.admit(address).map_err(|over| {
         app.hub.metrics().busy(match over {
             Over::Address(_) => "streams_per_address",

@@ -16,15 +16,16 @@ use tokio::sync::Semaphore;
 use tower::ServiceExt as _;
 
 use crate::conn::{self, Conn, Control, HEAD_MAX};
-use crate::engine::Tables;
+use crate::edge::{App, Peer};
 use crate::hub::{Hub, HubError};
 use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
-use crate::routes::{self, App, Peer};
+use crate::routes;
 use crate::sqlite::{OpenError, Sqlite};
 use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};
 use crate::throttle::Throttle;
+use race_games::{Tables, TablesError};
 
 /// How long a client may take to send a request's head; an idle
 /// connection is closed after as long.
@@ -113,13 +114,38 @@ impl Config {
     }
 }
 
+/// A table file the server could not take.
+#[derive(Debug, thiserror::Error)]
+#[error("table {path}: {why}")]
+pub struct TableError {
+    /// The file.
+    pub path: String,
+    /// What was wrong.
+    pub why: String,
+}
+
+/// Opens every table file, saying which one could not be taken.
+fn open_tables(paths: &[PathBuf]) -> Result<Tables, TableError> {
+    let mut tables = Tables::default();
+    for path in paths {
+        tables.add(path).map_err(|e| TableError {
+            path: path.display().to_string(),
+            why: match e {
+                TablesError::Twice { rules, .. } => format!("a second table for {rules}"),
+                other => other.to_string(),
+            },
+        })?;
+    }
+    Ok(tables)
+}
+
 /// Why the server could not start or stop cleanly.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServeError {
     /// A table file could not be opened.
     #[error(transparent)]
-    Table(#[from] crate::engine::TableError),
+    Table(#[from] TableError),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -164,7 +190,7 @@ impl Server {
     /// [`ServeError`] naming the table, the store, the game or the address
     /// that failed.
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
-        let tables = Tables::open(&config.tables)?;
+        let tables = open_tables(&config.tables)?;
         let data = config.data.clone();
         let allow_shared = config.allow_shared_data;
         let store: Arc<dyn Store> = Arc::new(

@@ -21,12 +21,12 @@ use dice_core::Side;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 use tokio::sync::oneshot;
 
-use crate::engine::{GameKind, Level, RuleSet};
 use crate::secret::{JoinSeal, TokenHash};
 use crate::store::{
     Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
     Unfinished,
 };
+use race_games::{AnyVariant, Kind, Level};
 
 /// The database file inside the data folder.
 pub const DB_FILE: &str = "race.sqlite3";
@@ -492,18 +492,18 @@ fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreEr
         "open" => Ok(Holder::Open(hash()?)),
         _ => text
             .strip_prefix("bot:")
-            .and_then(Level::from_word)
+            .and_then(|word| word.parse::<Level>().ok())
             .map(Holder::Bot)
             .ok_or_else(|| bad(id, &format!("a seat is held by {text:?}"))),
     }
 }
 
 /// The rules of a row whose columns 1 and 2 are `game` and `rules`.
-fn rules_of(id: &str, row: &Row<'_>) -> Result<RuleSet, StoreError> {
+fn rules_of(id: &str, row: &Row<'_>) -> Result<AnyVariant, StoreError> {
     let game: String = row.get(1)?;
-    let kind = GameKind::from_word(&game).ok_or_else(|| bad(id, "an unknown game"))?;
+    let kind = Kind::from_exact_word(&game).ok_or_else(|| bad(id, "an unknown game"))?;
     let rules_text: String = row.get(2)?;
-    RuleSet::parse(kind, Some(&rules_text)).map_err(|e| bad(id, &e.to_string()))
+    AnyVariant::read(kind, Some(&rules_text)).map_err(|e| bad(id, &e.to_string()))
 }
 
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
@@ -587,22 +587,23 @@ impl crate::store::Store for Sqlite {
         self.read(|conn| {
             let mut stmt = conn
                 .prepare("SELECT id, game, rules, light, dark FROM games WHERE status != 'over'")?;
-            let rows = stmt.query_map([], |row| {
-                Ok((|| {
-                    let id: String = row.get(0)?;
-                    let rules = rules_of(&id, row)?;
-                    let mut bots = Vec::new();
-                    for column in [3, 4] {
-                        let holder: String = row.get(column)?;
-                        if let Some(word) = holder.strip_prefix("bot:") {
-                            bots.push(Level::from_word(word).ok_or_else(|| {
-                                bad(&id, &format!("a seat is held by {holder:?}"))
-                            })?);
+            let rows =
+                stmt.query_map([], |row| {
+                    Ok((|| {
+                        let id: String = row.get(0)?;
+                        let rules = rules_of(&id, row)?;
+                        let mut bots = Vec::new();
+                        for column in [3, 4] {
+                            let holder: String = row.get(column)?;
+                            if let Some(word) = holder.strip_prefix("bot:") {
+                                bots.push(word.parse::<Level>().map_err(|_| {
+                                    bad(&id, &format!("a seat is held by {holder:?}"))
+                                })?);
+                            }
                         }
-                    }
-                    Ok(Unfinished { id, rules, bots })
-                })())
-            })?;
+                        Ok(Unfinished { id, rules, bots })
+                    })())
+                })?;
             rows.collect::<Result<Result<_, _>, _>>()?
         })
     }
@@ -674,7 +675,7 @@ mod tests {
     fn game(id: &str) -> StoredGame {
         StoredGame {
             id: id.into(),
-            rules: RuleSet::parse(GameKind::Ur, None).unwrap(),
+            rules: AnyVariant::read(Kind::Ur, None).unwrap(),
             seed: vec![1; 32],
             seats: [
                 Holder::Person(TokenHash::of("a")),

@@ -13,8 +13,8 @@ use std::task::{Context, Poll};
 use dice_core::Side;
 use tokio::sync::oneshot;
 
-use crate::engine::{Level, RuleSet};
 use crate::secret::{JoinSeal, TokenHash};
+use race_games::{AnyVariant, Level};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -94,7 +94,7 @@ pub struct StoredGame {
     /// The game's id.
     pub id: String,
     /// The rules (and so the game).
-    pub rules: RuleSet,
+    pub rules: AnyVariant,
     /// The seed's bytes.
     pub seed: Vec<u8>,
     /// Light's seat, then dark's.
@@ -119,7 +119,7 @@ pub struct Unfinished {
     /// The game's id.
     pub id: String,
     /// The rules.
-    pub rules: RuleSet,
+    pub rules: AnyVariant,
     /// The bots' levels (none, one or two).
     pub bots: Vec<Level>,
 }

@@ -1,4 +1,5 @@
-//! Request bodies: what a client may send, read strictly.
+//! What travels on the wire: the request bodies a client may send, read
+//! strictly, and the game's state the server sends back (`StateView`).
 //!
 //! Every body is a JSON object with only the fields named here; a missing
 //! required field, an unknown field, a field of the wrong type or a value
@@ -7,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{GameKind, Level};
+use race_games::{Board, Kind, Level, LineView};
 
 /// The most bytes a request body may hold.
 pub const BODY_MAX: usize = 16 * 1024;
@@ -90,7 +91,7 @@ struct CreateBody {
 pub struct CreateRequest {
     /// The game.
     #[serde(serialize_with = "kind_out")]
-    pub game: GameKind,
+    pub game: Kind,
     /// The rules text as given (the game's default when `None`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
@@ -103,14 +104,14 @@ pub struct CreateRequest {
     pub side: SideChoice,
 }
 
-fn kind_out<S: serde::Serializer>(kind: &GameKind, s: S) -> Result<S::Ok, S::Error> {
+fn kind_out<S: serde::Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(kind.as_str())
 }
 
 fn level_out<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
     match level {
         Level::Ladder(n) => s.serialize_u8(*n),
-        Level::Perfect => s.serialize_str("perfect"),
+        other => s.collect_str(other),
     }
 }
 
@@ -131,32 +132,35 @@ fn level_out<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Erro
 /// ```
 pub fn parse_create(body: &[u8]) -> Result<CreateRequest, BodyError> {
     let raw: CreateBody = json(body)?;
-    let game = GameKind::from_word(&raw.game).ok_or_else(|| {
+    let game = Kind::from_exact_word(&raw.game).ok_or_else(|| {
         BodyError(format!(
             "there is no game {:?}; the games are \"ur\" and \"senet\"",
             raw.game
         ))
     })?;
-    let level =
-        match raw.level {
-            None => Level::TOP,
-            Some(LevelField::Number(n)) => u8::try_from(n)
-                .ok()
-                .and_then(Level::ladder)
-                .ok_or_else(|| {
-                    BodyError(format!(
-                        "there is no level {n}; the levels are 1 to 4 and \"perfect\""
-                    ))
-                })?,
-            Some(LevelField::Word(w)) => match w.as_str() {
-                "perfect" => Level::Perfect,
-                _ => {
-                    return Err(BodyError(format!(
-                        "there is no level {w:?}; the levels are 1 to 4 and \"perfect\""
-                    )));
-                }
-            },
-        };
+    // The server offers the ladder's rungs and the perfect player, not
+    // the rungs above the top that the command line reads as the top.
+    let top = game.level_top();
+    let level = match raw.level {
+        None => Level::Ladder(top),
+        Some(LevelField::Number(n)) => u8::try_from(n)
+            .ok()
+            .filter(|n| (1..=top).contains(n))
+            .map(Level::Ladder)
+            .ok_or_else(|| {
+                BodyError(format!(
+                    "there is no level {n}; the levels are 1 to {top} and \"perfect\""
+                ))
+            })?,
+        Some(LevelField::Word(w)) => match w.as_str() {
+            "perfect" => Level::Perfect,
+            _ => {
+                return Err(BodyError(format!(
+                    "there is no level {w:?}; the levels are 1 to {top} and \"perfect\""
+                )));
+            }
+        },
+    };
     Ok(CreateRequest {
         game,
         rules: raw.rules,
@@ -262,6 +266,53 @@ pub fn parse_resign(body: &[u8]) -> Result<(), BodyError> {
     json::<Empty>(body).map(drop)
 }
 
+/// How a finished game ended, in the state.
+#[derive(Serialize)]
+pub(crate) struct ResultView {
+    /// `light`, `dark`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+    /// `home`, `resign` or `cap`.
+    pub how: &'static str,
+}
+
+/// Who holds each seat, in the state: `person`, `open` or `bot:LEVEL`.
+#[derive(Serialize)]
+pub(crate) struct SeatsView {
+    /// Light's seat.
+    pub light: String,
+    /// Dark's seat.
+    pub dark: String,
+}
+
+/// A game's state, as the contract writes it (`docs/server.md` lists what
+/// the server adds: `light_chance`, `board`, the log entries' effects and
+/// words, and `log_from` in a delta).
+#[derive(Serialize)]
+pub(crate) struct StateView<'a> {
+    pub id: &'a str,
+    pub game: &'static str,
+    pub rules: String,
+    pub status: &'static str,
+    pub seats: SeatsView,
+    pub ply: u32,
+    pub side: Option<&'static str>,
+    pub roll: Option<u8>,
+    pub faces: Option<String>,
+    pub position: String,
+    pub key: String,
+    pub legal: Vec<String>,
+    /// In a delta: the index of the first log entry it carries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_from: Option<usize>,
+    pub log: Vec<LineView>,
+    pub board: Board,
+    pub result: Option<ResultView>,
+    pub commitment: &'a str,
+    pub seed: Option<&'a str>,
+    pub record_url: String,
+    pub light_chance: Option<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,10 +323,10 @@ mod tests {
         assert_eq!(
             req,
             CreateRequest {
-                game: GameKind::Ur,
+                game: Kind::Ur,
                 rules: None,
                 opponent: Opponent::Bot,
-                level: Level::TOP,
+                level: Level::Ladder(4),
                 side: SideChoice::Random
             }
         );
