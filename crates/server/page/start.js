@@ -56,6 +56,9 @@ export async function showStart(main) {
 
   const checkRules = async () => {
     const n = ++checking;
+    // No start while the rules are being checked: the form is drawn again
+    // once they are.
+    start.disabled = true;
     try {
       const view = await ruleSet(form.game, rulesText());
       if (n !== checking) return;
