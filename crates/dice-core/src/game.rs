@@ -866,7 +866,7 @@ impl<R: Notation> Game<R> {
 }
 
 /// The opening throw-off: pairs of throws until the rules name a side.
-fn throw_off<R: Rules>(
+pub(crate) fn throw_off<R: Rules>(
     variant: &R::Variant,
     thrower: &mut Thrower,
     dice_count: u8,

@@ -16,6 +16,7 @@ mod dice;
 mod game;
 mod key;
 mod lanes;
+mod lean;
 mod notation;
 mod record;
 mod replay;
@@ -34,6 +35,7 @@ pub use game::{
     PLY_CAP, PlayError, Plies, Ply, Setup, Undone,
 };
 pub use key::Key;
+pub use lean::Lean;
 pub use notation::Notation;
 pub use record::{ParseRecordError, Record, RecordErrorKind, RecordResult, Turn, record_rules};
 pub use replay::{MismatchKind, ReplayError};

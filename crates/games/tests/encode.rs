@@ -79,3 +79,41 @@ fn observations_are_seen_by_the_side_to_move() {
     assert_eq!(obs.iter().take(30).sum::<f32>(), 5.0);
     assert_eq!(obs[63], 1.0);
 }
+
+/// Over a game of every Ur preset (murray's and skiriuk's paths among
+/// them), each cell's three numbers say what the square holds, seen by
+/// the side to move: its piece, the other side's, a second visit.
+#[test]
+fn ur_cell_planes_read_the_board_square_by_square() {
+    for preset in Ur::PRESETS {
+        let variant = preset.variant;
+        let mut game = Game::<Ur>::seeded(Seed::new(preset.name).unwrap(), variant).unwrap();
+        let mut obs = vec![-1.0; Ur::observation_len(&variant)];
+        let mut turn = 0usize;
+        while !game.is_over() {
+            let position = *game.position();
+            Ur::observe(&variant, &position, game.roll(), &mut obs);
+            let me = position.side();
+            for (cell, &sq) in variant.board().squares().iter().enumerate() {
+                let held = position.at(sq);
+                let expect = [
+                    held == Some(me),
+                    held == Some(me.other()),
+                    held.is_some() && position.is_second_visit(sq),
+                ];
+                for (plane, want) in expect.into_iter().enumerate() {
+                    assert_eq!(
+                        obs[plane * 20 + cell],
+                        f32::from(u8::from(want)),
+                        "{} ply {} {sq} plane {plane}",
+                        preset.name,
+                        game.ply()
+                    );
+                }
+            }
+            let mv = game.legal()[turn % game.legal().len()];
+            game.play(mv).unwrap();
+            turn += 1;
+        }
+    }
+}

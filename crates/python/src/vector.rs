@@ -9,7 +9,7 @@
 //! autoreset): that call ignores the slot's action, returns the new game's
 //! first observation with reward 0 and counts it as the slot's next game.
 
-use dice_core::{Game, Seed, Side};
+use dice_core::{Game, Lean, Seed, Side};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -20,11 +20,13 @@ use senet::Senet;
 use crate::game::{PyGame, Wrap};
 use crate::{Raise, kind};
 
-/// One slot: its game, which game of the slot it is, and whether it ended
-/// on the last call.
+/// One slot: its game (lean: no log, no undo), the moves played in it (so
+/// that [`PyBatch::game_at`] can replay it as a full game), which game of
+/// the slot it is, and whether it ended on the last call.
 #[derive(Clone, Debug)]
 struct Slot<G: RaceGame> {
-    game: Game<G>,
+    game: Lean<G>,
+    moves: Vec<G::Move>,
     episode: u64,
     ended: bool,
 }
@@ -61,15 +63,18 @@ impl Out {
     }
 }
 
+fn seed_of(seed: &str, slot: usize, episode: u64) -> Result<Seed, Failure> {
+    Seed::new(format!("{seed}:{slot}:{episode}")).map_err(|e| ("seed", e.to_string()))
+}
+
 fn game_of<G: RaceGame>(
     variant: &G::Variant,
     seed: &str,
     slot: usize,
     episode: u64,
-) -> Result<Game<G>, Failure> {
-    let seed =
-        Seed::new(format!("{seed}:{slot}:{episode}")).map_err(|e| ("seed", e.to_string()))?;
-    Game::seeded(seed, variant.clone()).map_err(|e| (e.code(), e.to_string()))
+) -> Result<Lean<G>, Failure> {
+    Lean::seeded(seed_of(seed, slot, episode)?, variant.clone())
+        .map_err(|e| (e.code(), e.to_string()))
 }
 
 fn side_code(side: Option<Side>) -> i8 {
@@ -82,6 +87,7 @@ impl<G: RaceGame> Games<G> {
             .map(|i| {
                 Ok(Slot {
                     game: game_of(&variant, &seed, i, 0)?,
+                    moves: Vec::new(),
                     episode: 0,
                     ended: false,
                 })
@@ -118,17 +124,20 @@ impl<G: RaceGame> Games<G> {
         }
     }
 
-    /// Checks every action of a slot that is to move, so that a refused
+    /// The move each slot's action names (`None` for a slot that ended),
+    /// checking every action of a slot that is to move, so that a refused
     /// call changes nothing.
-    fn check(&self, actions: &[i64]) -> Result<(), Failure> {
+    fn check(&self, actions: &[i64]) -> Result<Vec<Option<G::Move>>, Failure> {
         if actions.len() != self.slots.len() {
             return Err((
                 "actions",
                 format!("{} actions for {} games", actions.len(), self.slots.len()),
             ));
         }
+        let mut moves = Vec::with_capacity(actions.len());
         for (i, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
             if slot.ended {
+                moves.push(None);
                 continue;
             }
             let g = &slot.game;
@@ -141,35 +150,36 @@ impl<G: RaceGame> Games<G> {
                     format!("game {i}: action {action} names no legal move"),
                 ));
             }
+            moves.push(found);
         }
-        Ok(())
+        Ok(moves)
     }
 
     /// Plays each slot's action (or starts its next game), then observes.
     fn step(&mut self, actions: &[i64], out: &mut Out) -> Result<(), Failure> {
-        self.check(actions)?;
+        let moves = self.check(actions)?;
         let rows = out.rewards.iter_mut().zip(out.terminated.iter_mut());
-        for (i, ((slot, &action), (reward, terminated))) in
-            self.slots.iter_mut().zip(actions).zip(rows).enumerate()
+        for (i, ((slot, mv), (reward, terminated))) in
+            self.slots.iter_mut().zip(moves).zip(rows).enumerate()
         {
             if slot.ended {
                 slot.episode += 1;
                 slot.game = game_of(&self.variant, &self.seed, i, slot.episode)?;
+                slot.moves.clear();
                 slot.ended = false;
                 continue;
             }
             let g = &mut slot.game;
             let mover = g.side();
-            let mv = usize::try_from(action)
-                .ok()
-                .and_then(|a| move_for_action::<G>(&self.variant, g.position(), g.legal(), a));
             if let Some(mv) = mv {
-                g.play(mv).map_err(|e| (e.code(), e.message()))?;
+                g.play(mv);
+                slot.moves.push(mv);
             }
-            if let Some(result) = g.result() {
+            let status = g.status();
+            if status.ending().is_some() {
                 *terminated = true;
                 slot.ended = true;
-                *reward = match result.winner {
+                *reward = match status.winner() {
                     None => 0.0,
                     Some(w) if Some(w) == mover => 1.0,
                     Some(_) => -1.0,
@@ -178,6 +188,22 @@ impl<G: RaceGame> Games<G> {
         }
         self.observe(out);
         Ok(())
+    }
+
+    /// Slot `i`'s game as a full game: its seed's game with its moves
+    /// played again; `None` when there is no slot `i`.
+    fn replayed(&self, i: usize) -> Option<Result<Game<G>, Failure>> {
+        let slot = self.slots.get(i)?;
+        let full = || -> Result<Game<G>, Failure> {
+            let seed = seed_of(&self.seed, i, slot.episode)?;
+            let mut game =
+                Game::seeded(seed, self.variant.clone()).map_err(|e| (e.code(), e.to_string()))?;
+            for &mv in &slot.moves {
+                game.play(mv).map_err(|e| (e.code(), e.message()))?;
+            }
+            Ok(game)
+        };
+        Some(full())
     }
 
     fn reset(&mut self, seed: String) -> Result<(), Failure> {
@@ -350,14 +376,17 @@ impl PyBatch {
 
     /// A copy of slot `i`'s game, as a `Game`.
     fn game_at(&self, py: Python<'_>, i: usize) -> PyResult<PyGame> {
-        let game = on!(&self.games, b => b.slots.get(i).map(|s| Wrap::wrap(s.game.clone())));
-        game.map(|game| PyGame { game }).ok_or_else(|| {
-            Raise::new(
-                "RaceError",
-                "index",
-                format!("no game {i} in a batch of {}", self.len()),
-            )
-            .err(py)
+        let game =
+            on!(&self.games, b => b.replayed(i).map(|g| g.map(Wrap::wrap))).ok_or_else(|| {
+                Raise::new(
+                    "RaceError",
+                    "index",
+                    format!("no game {i} in a batch of {}", self.len()),
+                )
+                .err(py)
+            })?;
+        Ok(PyGame {
+            game: game.map_err(|f| failed(py, f))?,
         })
     }
 

@@ -491,21 +491,19 @@ impl RaceGame for Ur {
     }
 
     fn observe(variant: &Variant, position: &Position, roll: Option<u8>, out: &mut [f32]) {
-        out.fill(0.0);
         let me = position.side();
-        let shape = variant.board();
-        for cell in 0..CELLS {
-            let Some(sq) = shape.square(cell) else {
-                continue;
-            };
-            match position.at(sq) {
-                Some(side) if side == me => put(out, cell, 1.0),
-                Some(_) => put(out, CELLS + cell, 1.0),
-                None => continue,
+        // The three planes straight from the position's masks, one bit a
+        // number and no branches; the numbers after them are cleared.
+        let (mine, theirs) = (position.board_mask(me), position.board_mask(me.other()));
+        let masks = [mine, theirs, position.second_visit_mask() & (mine | theirs)];
+        let squares = variant.board().squares();
+        for (plane, mask) in out.chunks_mut(CELLS).zip(masks) {
+            for (x, sq) in plane.iter_mut().zip(squares) {
+                *x = f32::from(u8::from(mask >> sq.cell() & 1 != 0));
             }
-            if position.is_second_visit(sq) {
-                put(out, 2 * CELLS + cell, 1.0);
-            }
+        }
+        if let Some(rest) = out.get_mut(3 * CELLS..) {
+            rest.fill(0.0);
         }
         let pieces = f32::from(variant.pieces().max(1));
         for (i, side) in [me, me.other()].into_iter().enumerate() {

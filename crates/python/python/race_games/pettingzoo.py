@@ -116,7 +116,10 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         except RefusedError:
             self.game.resign(agent)
             self.infos[agent]["illegal"] = True
-        if self.game.over:
+        # One engine call in a game that goes on: a seeded game has a side
+        # to move exactly while it is not over.
+        side = self.game.side
+        if side is None:
             result = self.game.result
             assert result is not None, "a game over has a result"
             for a in AGENTS:
@@ -125,8 +128,6 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
                     0.0 if result.winner is None else 1.0 if result.winner == a else -1.0
                 )
         else:
-            side = self.game.side
-            assert side is not None, "a game on has a side to move"
             self.agent_selection = side
         self._accumulate_rewards()
 
