@@ -698,7 +698,7 @@ impl Index {
     /// home together.
     fn counts_hold(&self, position: &Position, side: Side) -> bool {
         u32::from(position.hand(side))
-            + u32::from(position.home(side))
+            + u32::from(position.home(side, &self.variant))
             + position.board_mask(side).count_ones()
             == u32::from(self.pieces)
     }
@@ -757,8 +757,8 @@ impl Index {
         Some(State {
             mine: steps(me)?,
             theirs: steps(me.other())?,
-            my_home: position.home(me),
-            their_home: position.home(me.other()),
+            my_home: position.home(me, &self.variant),
+            their_home: position.home(me.other(), &self.variant),
         })
     }
 

@@ -164,7 +164,11 @@ impl Position {
         }
         let pieces = variant.pieces();
         for side in Side::ALL {
-            let (hand, board, home) = (self.hand(side), self.on_board(side), self.home(side));
+            let (hand, board, home) = (
+                self.hand(side),
+                self.on_board(side),
+                self.home(side, variant),
+            );
             if u16::from(hand) + u16::from(board) + u16::from(home) != u16::from(pieces) {
                 return Err(Inconsistency::Pieces {
                     side,
@@ -191,10 +195,10 @@ impl Position {
         if let Some(square) = self.square_in(lapped) {
             return Err(Inconsistency::Lap { square });
         }
-        if self.home(Side::Light) >= pieces && self.home(Side::Dark) >= pieces {
+        if self.home(Side::Light, variant) >= pieces && self.home(Side::Dark, variant) >= pieces {
             return Err(Inconsistency::BothHome);
         }
-        let key = self.key();
+        let key = self.key(variant);
         let laid_out = self.key_laid_out();
         if key.bits() != laid_out {
             return Err(Inconsistency::Key { key, laid_out });
@@ -232,8 +236,8 @@ impl Position {
                 bits |= 1 << (47 + u32::from(f));
             }
         }
-        bits | u64::from(self.home(Side::Light)) << 40
-            | u64::from(self.home(Side::Dark)) << 43
+        bits | u64::from(self.homes[0]) << 40
+            | u64::from(self.homes[1]) << 43
             | (self.side.index() as u64) << 46
     }
 }
@@ -252,7 +256,7 @@ mod tests {
         ] {
             let p = Position::parse(text).unwrap();
             assert_eq!(p.key_laid_out(), key, "{text}");
-            assert_eq!(p.key().bits(), key, "{text}");
+            assert_eq!(p.key(&Variant::FINKEL).bits(), key, "{text}");
         }
     }
 

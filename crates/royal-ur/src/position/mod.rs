@@ -167,9 +167,11 @@ impl Position {
         self.hands[side.index()]
     }
 
-    /// How many of a side's pieces are home.
+    /// How many of a side's pieces are home. Like every question a rule
+    /// set could answer, in both games, it takes the rule set (Senet counts
+    /// homes from its pieces); a position here holds its homes.
     #[must_use]
-    pub const fn home(&self, side: Side) -> u8 {
+    pub const fn home(&self, side: Side, _variant: &Variant) -> u8 {
         self.homes[side.index()]
     }
 
@@ -203,8 +205,10 @@ impl Position {
 
     /// The key (see [`Key`]): 47 bits, and under the murray and skiriuk
     /// paths a bit for each of `a2..g2` whose piece is on its second visit.
+    /// Like every question a rule set could answer, in both games, it takes
+    /// the rule set; a position here holds all its key needs.
     #[must_use]
-    pub const fn key(&self) -> Key {
+    pub const fn key(&self, _variant: &Variant) -> Key {
         let light = self.shape().cells_of(self.boards[0]);
         let dark = self.shape().cells_of(self.boards[1]);
         let board = spread(light) | (spread(dark) << 1);
@@ -234,7 +238,7 @@ impl Position {
     #[must_use]
     pub fn key_text(&self, variant: &Variant) -> String {
         let width = if variant.path().revisits() { 14 } else { 12 };
-        format!("{:0width$x}", self.key().bits())
+        format!("{:0width$x}", self.key(variant).bits())
     }
 
     /// The same position with `side` to move.
@@ -379,7 +383,12 @@ mod tests {
 
     #[test]
     fn keys_of_the_spec() {
-        let key = |t: &str| Position::parse(t).unwrap().key().to_string();
+        let key = |t: &str| {
+            Position::parse(t)
+                .unwrap()
+                .key(&Variant::FINKEL)
+                .to_string()
+        };
         assert_eq!(key("4xx2/8/4xx2 l 7 0 7 0"), "000000000000");
         assert_eq!(key("4xx2/8/4xx2 d 7 0 7 0"), "400000000000");
         assert_eq!(key("4xx2/8/4xx2 l 6 1 7 0"), "010000000000");
