@@ -171,25 +171,25 @@ pub fn ur_position(data: &[u8]) {
         "{text:?} -> {shown:?} reads back as another position"
     );
     assert_eq!(back.to_string(), shown);
-    let key = position.key().to_string();
+    let key = position.key(&royal_ur::Variant::FINKEL).to_string();
     assert_eq!(key.len(), 12);
     for variant in [royal_ur::Variant::FINKEL, royal_ur::Variant::MASTERS] {
         match position.check(&variant) {
-            Ok(()) => assert!(ur_counts_hold(&position, variant.pieces())),
+            Ok(()) => assert!(ur_counts_hold(&position, &variant)),
             Err(e) => assert!(!e.code().is_empty() && !e.to_string().is_empty()),
         }
     }
     ur_position_under_every_board(text);
 }
 
-/// Whether each side of an Ur position has `pieces` pieces in hand, on the
-/// board and home together.
-fn ur_counts_hold(position: &royal_ur::Position, pieces: u8) -> bool {
+/// Whether each side of an Ur position has the rule set's pieces in hand,
+/// on the board and home together.
+fn ur_counts_hold(position: &royal_ur::Position, variant: &royal_ur::Variant) -> bool {
     dice_core::Side::ALL.into_iter().all(|side| {
         u32::from(position.hand(side))
-            + u32::from(position.home(side))
+            + u32::from(position.home(side, variant))
             + position.board_mask(side).count_ones()
-            == u32::from(pieces)
+            == u32::from(variant.pieces())
     })
 }
 
@@ -230,7 +230,7 @@ fn ur_position_under_every_board(text: &str) {
                 continue;
             };
             match position.check(&variant) {
-                Ok(()) => assert!(ur_counts_hold(&position, pieces)),
+                Ok(()) => assert!(ur_counts_hold(&position, &variant)),
                 Err(e) => assert!(!e.code().is_empty() && !e.to_string().is_empty()),
             }
         }

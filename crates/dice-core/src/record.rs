@@ -4,6 +4,7 @@ use std::fmt::{self, Write as _};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use std::iter::Peekable;
 use std::ops::RangeInclusive;
 
 use crate::{Ending, Faces, Notation, Rules, Seed, Side};
@@ -484,6 +485,314 @@ fn turn_line<'a>(
     })
 }
 
+/// Line 2, `[first light]` or `[first dark]`: the side that throws first.
+fn first_line(line: Option<(usize, &str)>) -> Result<Side, ParseRecordError> {
+    match line {
+        Some((_, line)) => match header(line, "first") {
+            Some("light") => Ok(Side::Light),
+            Some("dark") => Ok(Side::Dark),
+            _ => Err(line_error(2, line, RecordErrorKind::First, || {
+                format!(
+                    "line 2 should be [first light] or [first dark], but it is {}",
+                    quoted(line)
+                )
+            })),
+        },
+        None => Err(
+            ParseRecordError::new(2, RecordErrorKind::First).with_message(
+                "line 2 is missing: the record ends after its rules line, and line 2 \
+                 should be [first light] or [first dark]",
+            ),
+        ),
+    }
+}
+
+/// The game's own header after the first line, if the next line is one
+/// (taken from `lines`); else the default.
+fn extra_header<'a, R: Notation, I: Iterator<Item = (usize, &'a str)>>(
+    lines: &mut Peekable<I>,
+) -> R::Extra {
+    let found = lines
+        .peek()
+        .and_then(|(_, line)| R::read_extra_header(line.strip_prefix('[')?.strip_suffix(']')?));
+    if found.is_some() {
+        lines.next();
+    }
+    found.unwrap_or_default()
+}
+
+/// The `[seed HEX]` header, if the next line is one (taken from `lines`).
+fn seed_header<'a, I: Iterator<Item = (usize, &'a str)>>(lines: &mut Peekable<I>) -> Option<Seed> {
+    let found = lines.peek().and_then(|(_, line)| {
+        header(line, "seed")
+            .filter(|hex| {
+                hex.len() % 2 == 0 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            })
+            .and_then(|hex| Seed::from_hex(hex).ok())
+    });
+    if found.is_some() {
+        lines.next();
+    }
+    found
+}
+
+/// The `[opening N]` header, if the next line is one (taken from `lines`):
+/// how many of the seed's throws the opening used, 0 without one.
+fn opening_header<'a, I: Iterator<Item = (usize, &'a str)>>(
+    lines: &mut Peekable<I>,
+    seeded: bool,
+) -> Result<u64, ParseRecordError> {
+    let Some(&(line, text)) = lines.peek() else {
+        return Ok(0);
+    };
+    let Some(count) = header(text, "opening").and_then(plain_number) else {
+        return Ok(0);
+    };
+    let fail = |why: &str| {
+        ParseRecordError::new(line, RecordErrorKind::Opening)
+            .with_message(format!("line {line}, [opening {count}]: {why}"))
+    };
+    let opening = count
+        .parse::<u64>()
+        .map_err(|_| fail("the count is far too large"))?;
+    if !opening.is_multiple_of(2) {
+        return Err(fail(
+            "the count is odd, but opening throws come in pairs (light's, then dark's)",
+        ));
+    }
+    if !seeded {
+        return Err(fail(
+            "an opening comes only after a [seed] line, and this record has none",
+        ));
+    }
+    lines.next();
+    Ok(opening)
+}
+
+/// The turn lines and the result line of a record, read one at a time.
+struct TurnLines<'t, R: Notation> {
+    variant: &'t R::Variant,
+    seed: Option<&'t Seed>,
+    dice: u8,
+    max_roll: u8,
+    faces_len: RangeInclusive<usize>,
+    turns: Vec<Turn<R>>,
+    /// The result and its line, once read.
+    result: Option<(usize, RecordResult)>,
+    /// Who throws next; `None` when the line before cannot tell (the
+    /// replay checks it against the game).
+    expected: Option<Side>,
+    /// Why `expected` throws next: the line before and what it did.
+    because: Option<(usize, &'t str, &'static str)>,
+    /// The seed's throw the next turn uses.
+    counter: u64,
+}
+
+impl<'t, R: Notation> TurnLines<'t, R> {
+    /// Ready for the first turn: `first` throws it, and the seed's throws
+    /// go on after the opening's.
+    fn new(variant: &'t R::Variant, seed: Option<&'t Seed>, first: Side, opening: u64) -> Self {
+        TurnLines {
+            variant,
+            seed,
+            dice: R::dice(variant),
+            max_roll: R::max_roll(variant),
+            faces_len: R::faces_len(variant),
+            turns: Vec::new(),
+            result: None,
+            expected: Some(first),
+            because: None,
+            counter: opening,
+        }
+    }
+
+    /// Reads line `line`, `text`: a turn, or the result.
+    fn read(&mut self, line: usize, text: &'t str) -> Result<(), ParseRecordError> {
+        if let Some((at, _)) = self.result {
+            return Err(line_error(line, text, RecordErrorKind::AfterResult, || {
+                format!(
+                    "line {line}, {}, follows the result line (line {at}), which must be the last",
+                    quoted(text)
+                )
+            }));
+        }
+        if let Some(found) = result_line(line, text)? {
+            self.result = Some((line, found));
+            return Ok(());
+        }
+        let turn = turn_line(text, self.max_roll, &self.faces_len).map_err(|why| {
+            line_error(line, text, RecordErrorKind::Turn, || {
+                format!(
+                    "line {line} is not a turn line (N. S R[ FACES]: MOVE): {why}: {}",
+                    quoted(text)
+                )
+            })
+        })?;
+        self.check_number_and_side(line, &turn)?;
+        let faces = self.faces(line, &turn)?;
+        self.check_seed(line, &turn, faces)?;
+        self.counter += 1;
+        let mv = self.read_move(line, turn.mv)?;
+        let variant = self.variant;
+        self.expected = R::next_in_record(variant, turn.side, turn.roll, mv);
+        self.because = Some((
+            line,
+            text,
+            R::next_in_record_why(variant, turn.side, turn.roll, mv),
+        ));
+        self.turns.push(Turn {
+            side: turn.side,
+            roll: turn.roll,
+            faces,
+            mv,
+        });
+        Ok(())
+    }
+
+    /// Whether the turn is numbered as the next and names the side that
+    /// throws next.
+    fn check_number_and_side(
+        &self,
+        line: usize,
+        turn: &TurnLine<'_>,
+    ) -> Result<(), ParseRecordError> {
+        let fail = |kind, message: String| ParseRecordError::new(line, kind).with_message(message);
+        if turn.number.parse::<usize>().ok() != Some(self.turns.len() + 1) {
+            return Err(fail(
+                RecordErrorKind::Number,
+                format!(
+                    "line {line} is numbered {}, but it is turn {}",
+                    turn.number,
+                    self.turns.len() + 1
+                ),
+            ));
+        }
+        if let Some(expected) = self.expected
+            && turn.side != expected
+        {
+            let why = match self.because {
+                Some((at, before, what)) => format!("line {at}, {}, {what}", quoted(before)),
+                None => format!("{expected} moves first ([first {expected}] on line 2)"),
+            };
+            return Err(fail(
+                RecordErrorKind::Side,
+                format!(
+                    "line {line} names {} to throw, but {expected} throws here: {why}",
+                    turn.side
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The turn's faces, if it gives them: as many as the rules throw, and
+    /// worth the turn's roll.
+    fn faces(&self, line: usize, turn: &TurnLine<'_>) -> Result<Option<Faces>, ParseRecordError> {
+        let Some(digits) = turn.faces else {
+            return Ok(None);
+        };
+        let fail = |message: String| {
+            ParseRecordError::new(line, RecordErrorKind::Faces).with_message(message)
+        };
+        let faces: Faces = digits
+            .parse()
+            .map_err(|_| fail(format!("line {line}: the faces {digits} are not faces")))?;
+        let dice = self.dice;
+        if faces.len() != dice {
+            return Err(fail(format!(
+                "line {line}: the faces {faces} are {} dice, but these rules throw {dice}",
+                faces.len()
+            )));
+        }
+        let worth = R::roll(self.variant, faces);
+        if worth != turn.roll {
+            return Err(fail(format!(
+                "line {line}: the faces {faces} make a roll of {worth}, not {}",
+                turn.roll
+            )));
+        }
+        Ok(Some(faces))
+    }
+
+    /// With a seed, whether the turn's roll and faces are the seed's next
+    /// throw.
+    fn check_seed(
+        &self,
+        line: usize,
+        turn: &TurnLine<'_>,
+        faces: Option<Faces>,
+    ) -> Result<(), ParseRecordError> {
+        let Some(seed) = self.seed else {
+            return Ok(());
+        };
+        let counter = self.counter;
+        let fail = |kind, message: String| ParseRecordError::new(line, kind).with_message(message);
+        let thrown = Faces::thrown(seed, counter, self.dice);
+        let worth = R::roll(self.variant, thrown);
+        if worth != turn.roll {
+            return Err(fail(
+                RecordErrorKind::Roll,
+                format!(
+                    "line {line} says a roll of {}, but throw {counter} of the seed is \
+                     {thrown}, a roll of {worth}",
+                    turn.roll
+                ),
+            ));
+        }
+        if let Some(faces) = faces
+            && faces != thrown
+        {
+            return Err(fail(
+                RecordErrorKind::Faces,
+                format!(
+                    "line {line} says the faces {faces}, but throw {counter} of the seed \
+                     is {thrown}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The turn's move, `None` for `-` (a lost turn), spelled as records
+    /// spell moves.
+    fn read_move(&self, line: usize, written: &str) -> Result<Option<R::Move>, ParseRecordError> {
+        if written == "-" {
+            return Ok(None);
+        }
+        let fail = |message: String| {
+            ParseRecordError::new(line, RecordErrorKind::Move).with_message(message)
+        };
+        match R::parse_move(self.variant, written) {
+            Ok(mv) if mv.to_string() == written => Ok(Some(mv)),
+            Ok(mv) => Err(fail(format!(
+                "line {line}: the move {written:?} is not spelled as records \
+                 spell moves; write it {mv}"
+            ))),
+            Err(e) => Err(fail(format!("line {line}: {written:?} is not a move: {e}"))),
+        }
+    }
+}
+
+/// A `[result WHO HOW]` line in lowercase words, as the result it names;
+/// `None` when the line is not one (it is then read as a turn line).
+fn result_line(line: usize, text: &str) -> Result<Option<RecordResult>, ParseRecordError> {
+    let Some((who, how)) = header(text, "result").and_then(|words| words.split_once(' ')) else {
+        return Ok(None);
+    };
+    let lowercase =
+        |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    if !(lowercase(who) && lowercase(how)) {
+        return Ok(None);
+    }
+    RecordResult::from_words(who, how).map(Some).ok_or_else(|| {
+        ParseRecordError::new(line, RecordErrorKind::Result).with_message(format!(
+            "line {line}, {}, names no result; the results are light home, \
+             dark home, light resign, dark resign and draw ply_cap",
+            quoted(text)
+        ))
+    })
+}
+
 impl<R: Notation> Record<R> {
     /// Reads a record's text.
     ///
@@ -513,242 +822,15 @@ impl<R: Notation> Record<R> {
                 .with_message(format!("line 1 names no rule set of this game: {e}"))
         })?;
         let spelled_out = rules_text != variant.to_string();
-
-        let first = match lines.next() {
-            Some((_, line)) => match header(line, "first") {
-                Some("light") => Side::Light,
-                Some("dark") => Side::Dark,
-                _ => {
-                    return Err(line_error(2, line, RecordErrorKind::First, || {
-                        format!(
-                            "line 2 should be [first light] or [first dark], but it is {}",
-                            quoted(line)
-                        )
-                    }));
-                }
-            },
-            None => {
-                return Err(
-                    ParseRecordError::new(2, RecordErrorKind::First).with_message(
-                        "line 2 is missing: the record ends after its rules line, and line 2 \
-                         should be [first light] or [first dark]",
-                    ),
-                );
-            }
-        };
-
-        let mut extra = R::Extra::default();
-        if let Some(found) = lines
-            .peek()
-            .and_then(|(_, line)| R::read_extra_header(line.strip_prefix('[')?.strip_suffix(']')?))
-        {
-            extra = found;
-            lines.next();
-        }
-
-        let mut seed = None;
-        if let Some(found) = lines.peek().and_then(|(_, line)| {
-            header(line, "seed")
-                .filter(|hex| {
-                    hex.len() % 2 == 0
-                        && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-                })
-                .and_then(|hex| Seed::from_hex(hex).ok())
-        }) {
-            seed = Some(found);
-            lines.next();
-        }
-
-        let mut opening = 0;
-        if let Some(&(line, text)) = lines.peek()
-            && let Some(count) = header(text, "opening").and_then(plain_number)
-        {
-            let fail = |why: &str| {
-                ParseRecordError::new(line, RecordErrorKind::Opening)
-                    .with_message(format!("line {line}, [opening {count}]: {why}"))
-            };
-            opening = count
-                .parse::<u64>()
-                .map_err(|_| fail("the count is far too large"))?;
-            if !opening.is_multiple_of(2) {
-                return Err(fail(
-                    "the count is odd, but opening throws come in pairs (light's, then dark's)",
-                ));
-            }
-            if seed.is_none() {
-                return Err(fail(
-                    "an opening comes only after a [seed] line, and this record has none",
-                ));
-            }
-            lines.next();
-        }
-
-        let dice = R::dice(&variant);
-        let max_roll = R::max_roll(&variant);
-        let faces_len = R::faces_len(&variant);
-        let mut turns: Vec<Turn<R>> = Vec::new();
-        let mut result: Option<(usize, RecordResult)> = None;
-        // Who throws next; `None` when the line before cannot tell (the
-        // replay checks it against the game).
-        let mut expected = Some(first);
-        // Why `expected` throws next: the line before and what it did.
-        let mut because: Option<(usize, &str, &'static str)> = None;
-        let mut counter = opening;
+        let first = first_line(lines.next())?;
+        let extra = extra_header::<R, _>(&mut lines);
+        let seed = seed_header(&mut lines);
+        let opening = opening_header(&mut lines, seed.is_some())?;
+        let mut reader = TurnLines::<R>::new(&variant, seed.as_ref(), first, opening);
         for (line, text) in lines {
-            let fail =
-                |kind, message: String| ParseRecordError::new(line, kind).with_message(message);
-            if let Some((at, _)) = result {
-                return Err(line_error(line, text, RecordErrorKind::AfterResult, || {
-                    format!(
-                        "line {line}, {}, follows the result line (line {at}), which must be the last",
-                        quoted(text)
-                    )
-                }));
-            }
-            if let Some((who, how)) = header(text, "result").and_then(|words| words.split_once(' '))
-            {
-                let lowercase = |w: &str| {
-                    !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-                };
-                if lowercase(who) && lowercase(how) {
-                    let found = RecordResult::from_words(who, how).ok_or_else(|| {
-                        fail(
-                            RecordErrorKind::Result,
-                            format!(
-                                "line {line}, {}, names no result; the results are light home, \
-                                 dark home, light resign, dark resign and draw ply_cap",
-                                quoted(text)
-                            ),
-                        )
-                    })?;
-                    result = Some((line, found));
-                    continue;
-                }
-            }
-            let turn = turn_line(text, max_roll, &faces_len).map_err(|why| {
-                line_error(line, text, RecordErrorKind::Turn, || {
-                    format!(
-                        "line {line} is not a turn line (N. S R[ FACES]: MOVE): {why}: {}",
-                        quoted(text)
-                    )
-                })
-            })?;
-            if turn.number.parse::<usize>().ok() != Some(turns.len() + 1) {
-                return Err(fail(
-                    RecordErrorKind::Number,
-                    format!(
-                        "line {line} is numbered {}, but it is turn {}",
-                        turn.number,
-                        turns.len() + 1
-                    ),
-                ));
-            }
-            if let Some(expected) = expected
-                && turn.side != expected
-            {
-                let why = match because {
-                    Some((at, before, what)) => format!("line {at}, {}, {what}", quoted(before)),
-                    None => format!("{expected} moves first ([first {expected}] on line 2)"),
-                };
-                return Err(fail(
-                    RecordErrorKind::Side,
-                    format!(
-                        "line {line} names {} to throw, but {expected} throws here: {why}",
-                        turn.side
-                    ),
-                ));
-            }
-            let faces = match turn.faces {
-                Some(digits) => {
-                    let faces: Faces = digits.parse().map_err(|_| {
-                        fail(
-                            RecordErrorKind::Faces,
-                            format!("line {line}: the faces {digits} are not faces"),
-                        )
-                    })?;
-                    if faces.len() != dice {
-                        return Err(fail(
-                            RecordErrorKind::Faces,
-                            format!(
-                                "line {line}: the faces {faces} are {} dice, but these rules throw {dice}",
-                                faces.len()
-                            ),
-                        ));
-                    }
-                    let worth = R::roll(&variant, faces);
-                    if worth != turn.roll {
-                        return Err(fail(
-                            RecordErrorKind::Faces,
-                            format!(
-                                "line {line}: the faces {faces} make a roll of {worth}, not {}",
-                                turn.roll
-                            ),
-                        ));
-                    }
-                    Some(faces)
-                }
-                None => None,
-            };
-            if let Some(seed) = &seed {
-                let thrown = Faces::thrown(seed, counter, dice);
-                let worth = R::roll(&variant, thrown);
-                if worth != turn.roll {
-                    return Err(fail(
-                        RecordErrorKind::Roll,
-                        format!(
-                            "line {line} says a roll of {}, but throw {counter} of the seed is \
-                             {thrown}, a roll of {worth}",
-                            turn.roll
-                        ),
-                    ));
-                }
-                if let Some(faces) = faces
-                    && faces != thrown
-                {
-                    return Err(fail(
-                        RecordErrorKind::Faces,
-                        format!(
-                            "line {line} says the faces {faces}, but throw {counter} of the seed \
-                             is {thrown}"
-                        ),
-                    ));
-                }
-            }
-            counter += 1;
-            let mv = match turn.mv {
-                "-" => None,
-                written => Some(match R::parse_move(&variant, written) {
-                    Ok(mv) if mv.to_string() == written => mv,
-                    Ok(mv) => {
-                        return Err(fail(
-                            RecordErrorKind::Move,
-                            format!(
-                                "line {line}: the move {written:?} is not spelled as records \
-                                 spell moves; write it {mv}"
-                            ),
-                        ));
-                    }
-                    Err(e) => {
-                        return Err(fail(
-                            RecordErrorKind::Move,
-                            format!("line {line}: {written:?} is not a move: {e}"),
-                        ));
-                    }
-                }),
-            };
-            expected = R::next_in_record(&variant, turn.side, turn.roll, mv);
-            because = Some((
-                line,
-                text,
-                R::next_in_record_why(&variant, turn.side, turn.roll, mv),
-            ));
-            turns.push(Turn {
-                side: turn.side,
-                roll: turn.roll,
-                faces,
-                mv,
-            });
+            reader.read(line, text)?;
         }
+        let TurnLines { turns, result, .. } = reader;
         Ok(Record {
             variant,
             spelled_out,

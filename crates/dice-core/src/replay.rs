@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::{
     Dice, Ending, Game, Notation, ParseRecordError, PlayError, Record, RecordErrorKind,
-    RecordResult, Rules, ScriptRoll, Setup, Side, Turn,
+    RecordResult, Rules, ScriptRoll, Seed, Setup, Side, Turn,
 };
 
 /// How a record stops describing a game, found while replaying it (the
@@ -225,167 +225,15 @@ impl<R: Notation> Game<R> {
         rules: Option<R::Variant>,
     ) -> Result<Game<R>, ReplayError<R>> {
         let variant = rules.unwrap_or_else(|| record.variant.clone());
-        let mismatch = |ply: usize, kind, found: String| ReplayError::Mismatch {
-            ply,
-            kind,
-            line: record.line_of(ply),
-            found,
-        };
         let mut game = match &record.seed {
-            Some(seed) => {
-                let mut setup = Setup::new(Dice::Seeded(seed.clone()), variant)
-                    .with_extra(record.extra.clone());
-                if record.opening == 0 {
-                    setup = setup.with_first(record.first);
-                }
-                let game = Game::new(setup)
-                    .map_err(|e| mismatch(0, MismatchKind::Opening, e.to_string()))?;
-                let thrown = game.opening().len() as u64;
-                if game.first() != record.first || thrown != record.opening {
-                    return Err(mismatch(
-                        0,
-                        MismatchKind::Opening,
-                        format!(
-                            "the seed's opening gives {} the first move after {thrown} throws, \
-                             but the record says {} first after {}",
-                            game.first(),
-                            record.first,
-                            record.opening
-                        ),
-                    ));
-                }
-                game
-            }
-            None => {
-                let script = record
-                    .turns
-                    .iter()
-                    .map(|t| ScriptRoll {
-                        roll: t.roll,
-                        faces: t.faces,
-                    })
-                    .collect();
-                let setup = Setup::new(Dice::Script(script), variant)
-                    .with_first(record.first)
-                    .with_extra(record.extra.clone());
-                Game::new(setup).map_err(|e| mismatch(0, MismatchKind::Opening, e.to_string()))?
-            }
+            Some(seed) => seeded_start(record, seed, variant)?,
+            None => scripted_start(record, variant)?,
         };
-
         for (ply, turn) in record.turns.iter().enumerate() {
-            if let Some(entry) = game.log().get(ply) {
-                let lost = format!(
-                    "the game lost {}'s turn by itself here, on a roll of {} that allows no move",
-                    entry.side, entry.roll
-                );
-                if let Some(mv) = turn.mv {
-                    return Err(mismatch(
-                        ply,
-                        MismatchKind::Move,
-                        format!("{lost}, but the record plays {mv}"),
-                    ));
-                }
-                if entry.side != turn.side {
-                    return Err(mismatch(
-                        ply,
-                        MismatchKind::Side,
-                        format!("{lost}, but the record names {}", turn.side),
-                    ));
-                }
-                if entry.roll != turn.roll {
-                    return Err(mismatch(
-                        ply,
-                        MismatchKind::Roll,
-                        format!("{lost}, but the record says a roll of {}", turn.roll),
-                    ));
-                }
-                continue;
-            }
-            if let Some(o) = game.result() {
-                return Err(mismatch(
-                    ply,
-                    MismatchKind::Over,
-                    format!(
-                        "the game ended at ply {} ({}), but the record goes on",
-                        o.plies,
-                        RecordResult {
-                            winner: o.winner,
-                            how: o.how
-                        }
-                    ),
-                ));
-            }
-            let Some(mv) = turn.mv else {
-                let moves: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
-                return Err(mismatch(
-                    ply,
-                    MismatchKind::Forfeit,
-                    format!(
-                        "the record has {} lose the turn on a roll of {}, but the game has moves \
-                         for it: {}",
-                        turn.side,
-                        turn.roll,
-                        moves.join(" ")
-                    ),
-                ));
-            };
-            if game.side() != Some(turn.side) {
-                return Err(mismatch(
-                    ply,
-                    MismatchKind::Side,
-                    format!(
-                        "the record names {}, but {} is to move",
-                        turn.side,
-                        who(game.side())
-                    ),
-                ));
-            }
-            if game.roll() != Some(turn.roll) {
-                let game_roll = game
-                    .roll()
-                    .map_or_else(|| "none".to_owned(), |r| r.to_string());
-                return Err(mismatch(
-                    ply,
-                    MismatchKind::Roll,
-                    format!(
-                        "the record says a roll of {}, but the game's roll is {game_roll}",
-                        turn.roll
-                    ),
-                ));
-            }
-            game.play(mv).map_err(|error| ReplayError::Refused {
-                ply,
-                line: record.line_of(ply),
-                error,
-            })?;
+            replay_turn(&mut game, record, ply, turn)?;
         }
-
         if let Some(result) = record.result {
-            let ply = record.turns.len();
-            let ended = game.result().map(|o| RecordResult {
-                winner: o.winner,
-                how: o.how,
-            });
-            let agrees = match result.how {
-                Ending::Resign => match result.winner {
-                    Some(winner) => game.resign(Some(winner.other())).is_ok(),
-                    None => false,
-                },
-                how => game
-                    .result()
-                    .is_some_and(|o| o.how == how && o.winner == result.winner),
-            };
-            if !agrees {
-                let game_says = match ended {
-                    Some(ended) => format!("the game ended {ended}"),
-                    None => "the game has not ended".to_owned(),
-                };
-                return Err(mismatch(
-                    ply,
-                    MismatchKind::Result,
-                    format!("the record's result is {result}, but {game_says}"),
-                ));
-            }
+            check_result(&mut game, record, result)?;
         }
         Ok(game)
     }
@@ -412,6 +260,212 @@ impl<R: Notation> Game<R> {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// A [`ReplayError::Mismatch`] at `ply` of `record`.
+fn mismatch<R: Notation>(
+    record: &Record<R>,
+    ply: usize,
+    kind: MismatchKind,
+    found: String,
+) -> ReplayError<R> {
+    ReplayError::Mismatch {
+        ply,
+        kind,
+        line: record.line_of(ply),
+        found,
+    }
+}
+
+/// The game a seeded record starts: the seed's dice, and its opening
+/// giving the first move to the record's side after the record's number
+/// of throws.
+fn seeded_start<R: Notation>(
+    record: &Record<R>,
+    seed: &Seed,
+    variant: R::Variant,
+) -> Result<Game<R>, ReplayError<R>> {
+    let mut setup =
+        Setup::new(Dice::Seeded(seed.clone()), variant).with_extra(record.extra.clone());
+    if record.opening == 0 {
+        setup = setup.with_first(record.first);
+    }
+    let game =
+        Game::new(setup).map_err(|e| mismatch(record, 0, MismatchKind::Opening, e.to_string()))?;
+    let thrown = game.opening().len() as u64;
+    if game.first() != record.first || thrown != record.opening {
+        return Err(mismatch(
+            record,
+            0,
+            MismatchKind::Opening,
+            format!(
+                "the seed's opening gives {} the first move after {thrown} throws, \
+                 but the record says {} first after {}",
+                game.first(),
+                record.first,
+                record.opening
+            ),
+        ));
+    }
+    Ok(game)
+}
+
+/// The game a record without a seed starts: its rolls are the script.
+fn scripted_start<R: Notation>(
+    record: &Record<R>,
+    variant: R::Variant,
+) -> Result<Game<R>, ReplayError<R>> {
+    let script = record
+        .turns
+        .iter()
+        .map(|t| ScriptRoll {
+            roll: t.roll,
+            faces: t.faces,
+        })
+        .collect();
+    let setup = Setup::new(Dice::Script(script), variant)
+        .with_first(record.first)
+        .with_extra(record.extra.clone());
+    Game::new(setup).map_err(|e| mismatch(record, 0, MismatchKind::Opening, e.to_string()))
+}
+
+/// Plays turn `ply` of `record` in `game`, or checks it against the turn
+/// the game lost by itself there.
+fn replay_turn<R: Notation>(
+    game: &mut Game<R>,
+    record: &Record<R>,
+    ply: usize,
+    turn: &Turn<R>,
+) -> Result<(), ReplayError<R>> {
+    if let Some(entry) = game.log().get(ply) {
+        let lost = format!(
+            "the game lost {}'s turn by itself here, on a roll of {} that allows no move",
+            entry.side, entry.roll
+        );
+        if let Some(mv) = turn.mv {
+            return Err(mismatch(
+                record,
+                ply,
+                MismatchKind::Move,
+                format!("{lost}, but the record plays {mv}"),
+            ));
+        }
+        if entry.side != turn.side {
+            return Err(mismatch(
+                record,
+                ply,
+                MismatchKind::Side,
+                format!("{lost}, but the record names {}", turn.side),
+            ));
+        }
+        if entry.roll != turn.roll {
+            return Err(mismatch(
+                record,
+                ply,
+                MismatchKind::Roll,
+                format!("{lost}, but the record says a roll of {}", turn.roll),
+            ));
+        }
+        return Ok(());
+    }
+    if let Some(o) = game.result() {
+        return Err(mismatch(
+            record,
+            ply,
+            MismatchKind::Over,
+            format!(
+                "the game ended at ply {} ({}), but the record goes on",
+                o.plies,
+                RecordResult {
+                    winner: o.winner,
+                    how: o.how
+                }
+            ),
+        ));
+    }
+    let Some(mv) = turn.mv else {
+        let moves: Vec<String> = game.legal().iter().map(ToString::to_string).collect();
+        return Err(mismatch(
+            record,
+            ply,
+            MismatchKind::Forfeit,
+            format!(
+                "the record has {} lose the turn on a roll of {}, but the game has moves \
+                 for it: {}",
+                turn.side,
+                turn.roll,
+                moves.join(" ")
+            ),
+        ));
+    };
+    if game.side() != Some(turn.side) {
+        return Err(mismatch(
+            record,
+            ply,
+            MismatchKind::Side,
+            format!(
+                "the record names {}, but {} is to move",
+                turn.side,
+                who(game.side())
+            ),
+        ));
+    }
+    if game.roll() != Some(turn.roll) {
+        let game_roll = game
+            .roll()
+            .map_or_else(|| "none".to_owned(), |r| r.to_string());
+        return Err(mismatch(
+            record,
+            ply,
+            MismatchKind::Roll,
+            format!(
+                "the record says a roll of {}, but the game's roll is {game_roll}",
+                turn.roll
+            ),
+        ));
+    }
+    game.play(mv).map_err(|error| ReplayError::Refused {
+        ply,
+        line: record.line_of(ply),
+        error,
+    })?;
+    Ok(())
+}
+
+/// Whether the game after the record's last turn ends as its result line
+/// says (a resignation is made in `game`).
+fn check_result<R: Notation>(
+    game: &mut Game<R>,
+    record: &Record<R>,
+    result: RecordResult,
+) -> Result<(), ReplayError<R>> {
+    let ply = record.turns.len();
+    let ended = game.result().map(|o| RecordResult {
+        winner: o.winner,
+        how: o.how,
+    });
+    let agrees = match result.how {
+        Ending::Resign => match result.winner {
+            Some(winner) => game.resign(Some(winner.other())).is_ok(),
+            None => false,
+        },
+        how => game
+            .result()
+            .is_some_and(|o| o.how == how && o.winner == result.winner),
+    };
+    if agrees {
+        return Ok(());
+    }
+    let game_says = match ended {
+        Some(ended) => format!("the game ended {ended}"),
+        None => "the game has not ended".to_owned(),
+    };
+    Err(mismatch(
+        record,
+        ply,
+        MismatchKind::Result,
+        format!("the record's result is {result}, but {game_says}"),
+    ))
 }
 
 /// A `side` error at line L, with what replaying the lines before it finds

@@ -235,7 +235,7 @@ impl Board {
     /// The key of the current position.
     #[must_use]
     pub const fn key(&self) -> Key {
-        self.position.key()
+        self.position.key(&self.variant)
     }
 
     /// How many of a side's pieces wait in hand.
@@ -247,7 +247,7 @@ impl Board {
     /// How many of a side's pieces are home.
     #[must_use]
     pub const fn home(&self, side: Side) -> u8 {
-        self.position.home(side)
+        self.position.home(side, &self.variant)
     }
 
     /// Where the game stands: won by the first side (light checked first)
@@ -333,7 +333,7 @@ impl Board {
         if self.is_over() {
             return Err(ApplyError::GameOver);
         }
-        self.push(self.position.forfeit());
+        self.push(self.position.forfeit(&self.variant));
         Ok(())
     }
 

@@ -146,8 +146,9 @@ pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &We
     let path = variant.path();
     let other = side.other();
     let len = i64::from(path.len());
-    let progress =
-        |s: Side| step_sum(position.step_mask(s, path)) + i64::from(position.home(s)) * (len + 1);
+    let progress = |s: Side| {
+        step_sum(position.step_mask(s, path)) + i64::from(position.home(s, variant)) * (len + 1)
+    };
     let mut v = 16 * (progress(side) - progress(other));
     if weights.exposed != 0 {
         let diff = exposure(position, side, variant) - exposure(position, other, variant);

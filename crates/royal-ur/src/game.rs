@@ -60,7 +60,7 @@ pub trait GameExt {
 
 impl GameExt for Game {
     fn key(&self) -> Key {
-        self.position().key()
+        self.position().key(self.variant())
     }
 
     fn key_text(&self) -> String {
@@ -76,7 +76,7 @@ impl GameExt for Game {
     }
 
     fn home(&self, side: Side) -> u8 {
-        self.position().home(side)
+        self.position().home(side, self.variant())
     }
 
     fn chances(&self) -> &'static [Chance] {

@@ -17,12 +17,12 @@
 /// elsewhere those bits are 0.
 ///
 /// ```
-/// use royal_ur::Position;
+/// use royal_ur::{Position, Variant};
 ///
 /// let start = Position::parse("4xx2/8/4xx2 l 7 0 7 0")?;
-/// assert_eq!(start.key().to_string(), "000000000000");
+/// assert_eq!(start.key(&Variant::FINKEL).to_string(), "000000000000");
 /// let full = Position::parse("ddddxxdd/dddddddd/ddddxxdd d 0 7 0 7")?;
-/// assert_eq!(full.key().to_string(), "7faaaaaaaaaa");
+/// assert_eq!(full.key(&Variant::FINKEL).to_string(), "7faaaaaaaaaa");
 /// # Ok::<(), royal_ur::PositionError>(())
 /// ```
 pub type Key = dice_core::Key<12>;

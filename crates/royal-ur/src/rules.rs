@@ -241,8 +241,10 @@ impl Position {
     }
 
     /// The position after a turn lost to the roll: the other side moves.
+    /// Like every question a rule set could answer, in both games, it takes
+    /// the rule set; every rule set here loses a turn alike.
     #[must_use]
-    pub const fn forfeit(&self) -> Position {
+    pub const fn forfeit(&self, _variant: &Variant) -> Position {
         self.with_side(self.side.other())
     }
 
@@ -406,8 +408,8 @@ impl dice_core::Rules for Ur {
     }
 
     #[inline]
-    fn forfeit(_variant: &Variant, position: &Position, _roll: u8) -> (Position, Flags) {
-        (position.forfeit(), Flags::default())
+    fn forfeit(variant: &Variant, position: &Position, _roll: u8) -> (Position, Flags) {
+        (position.forfeit(variant), Flags::default())
     }
 
     #[inline]

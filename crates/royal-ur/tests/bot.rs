@@ -108,7 +108,7 @@ fn plain(p: &Position, root: Side, d: i64, v: &Variant, w: &Weights) -> i64 {
     for c in v.chances() {
         let moves = p.legal(v, c.roll);
         let best = if moves.is_empty() {
-            plain(&p.forfeit(), root, d - 1, v, w)
+            plain(&p.forfeit(v), root, d - 1, v, w)
         } else {
             let vals = moves
                 .iter()

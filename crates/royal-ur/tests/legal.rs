@@ -94,7 +94,10 @@ fn a_lost_turn_passes_under_every_switch() {
     let mut rng = Xorshift::new(5);
     for (_, variant) in Variant::PRESETS {
         let p = random_position(&mut rng, &variant, false);
-        assert_eq!(p.forfeit().side(), p.side().other());
-        assert_eq!(p.with_side(Side::Dark).forfeit().side(), Side::Light);
+        assert_eq!(p.forfeit(&variant).side(), p.side().other());
+        assert_eq!(
+            p.with_side(Side::Dark).forfeit(&variant).side(),
+            Side::Light
+        );
     }
 }

@@ -204,7 +204,7 @@ fn applying_captures_sends_the_enemy_home_to_hand_and_rosettes_keep_the_turn() {
         .unwrap();
     assert_eq!(next.to_string(), "4xx2/7l/4xx1l d 0 5 7 0");
     assert!(flags.home && !flags.rosette);
-    assert_eq!(bearing.forfeit().side(), Side::Dark);
+    assert_eq!(bearing.forfeit(&Variant::FINKEL).side(), Side::Dark);
 }
 
 #[test]
@@ -261,7 +261,7 @@ fn slow_walk(depth: u32, variant: &Variant, p: &Position) -> u64 {
     for chance in variant.chances() {
         let moves = oracle(variant, p, chance.roll);
         if moves.is_empty() {
-            total += slow_walk(depth - 1, variant, &p.forfeit());
+            total += slow_walk(depth - 1, variant, &p.forfeit(variant));
         }
         for text in moves {
             let (next, _) = p.play(variant, chance.roll, text.parse().unwrap()).unwrap();

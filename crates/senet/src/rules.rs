@@ -64,9 +64,11 @@ impl Position {
     }
 
     /// The position after a turn lost to `roll`: the same side throws again
-    /// after a 1, 4 or 5, the other side after a 2 or 3.
+    /// after a 1, 4 or 5, the other side after a 2 or 3. Like every
+    /// question a rule set could answer, in both games, it takes the rule
+    /// set; every rule set here loses a turn alike.
     #[must_use]
-    pub const fn forfeit(&self, roll: u8) -> Position {
+    pub const fn forfeit(&self, _variant: &Variant, roll: u8) -> Position {
         if throws_again(roll) {
             *self
         } else {
@@ -568,13 +570,13 @@ impl Rules for Senet {
     }
 
     #[inline]
-    fn forfeit(_variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
+    fn forfeit(variant: &Variant, position: &Position, roll: u8) -> (Position, Flags) {
         let flags = Flags {
             again: throws_again(roll),
             swap: false,
             ends: None,
         };
-        (position.forfeit(roll), flags)
+        (position.forfeit(variant, roll), flags)
     }
 
     #[inline]

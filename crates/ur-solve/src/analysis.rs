@@ -112,7 +112,7 @@ pub fn roll_value<T: WinChances + ?Sized>(
     }
     match best_move(table, position, roll)? {
         Some(best) => Ok(best.win_chance),
-        None => chance_after(table, &position.forfeit(), position.side()),
+        None => chance_after(table, &position.forfeit(table.variant()), position.side()),
     }
 }
 
@@ -281,7 +281,7 @@ pub fn analyse_log<T: WinChances + ?Sized>(
                 if !values.is_empty() {
                     return Err(illegal());
                 }
-                let next = position.forfeit();
+                let next = position.forfeit(&variant);
                 let v = chance_after(table, &next, side)?;
                 (next, v)
             }

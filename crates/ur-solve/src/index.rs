@@ -30,7 +30,7 @@
 //! `twice` module).
 
 use dice_core::Side;
-use royal_ur::{Path, Position, Variant};
+use royal_ur::{Path, Position, Square, Variant};
 
 use crate::error::{LookupError, SolveError};
 use crate::twice::Twice;
@@ -139,6 +139,160 @@ fn subsets_at_most(subsets_up_to: &[u32; 8], cells: usize) -> u32 {
     subsets_up_to.get(cells).copied().unwrap_or(all)
 }
 
+/// Each side's step on each square of the path's board by `step` (0 where
+/// it has none), by square index.
+fn step_table(
+    route: Path,
+    step: impl Fn(Path, Side, Square) -> Option<u8>,
+) -> [[u8; SQUARE_INDICES]; 2] {
+    let mut table = [[0u8; SQUARE_INDICES]; 2];
+    for (side, row) in Side::ALL.into_iter().zip(&mut table) {
+        for &sq in route.board().squares() {
+            if let Some(slot) = row.get_mut(sq.cell()) {
+                *slot = step(route, side, sq).unwrap_or(0);
+            }
+        }
+    }
+    table
+}
+
+/// The steps both sides share: the first, how many, and for each of
+/// light's steps dark's step on that square (0 for a private one). `None`
+/// unless the shared steps form one run on both paths.
+fn shared_run(route: Path) -> Option<(u8, u8, [u8; 32])> {
+    let mut shared_mask = 0u32;
+    let mut mine_to_theirs = [0u8; 32];
+    for step in 1..=route.len() {
+        if let Some(sq) = route.square(Side::Light, step)
+            && let Some(theirs) = route.step_of(Side::Dark, sq)
+        {
+            shared_mask |= 1 << step;
+            if let Some(slot) = mine_to_theirs.get_mut(usize::from(step)) {
+                *slot = theirs;
+            }
+        }
+    }
+    // The shared steps form one run on both paths, and their steps of
+    // the shared cells are the same run.
+    let first_shared = shared_mask.trailing_zeros() as u8;
+    let shared_cells = shared_mask.count_ones() as u8;
+    let run = |mask: u32| mask >> first_shared == (1 << shared_cells) - 1;
+    let theirs_mask = mine_to_theirs.iter().fold(0u32, |m, &t| m | 1 << t) & !1;
+    if shared_mask == 0 || !run(shared_mask) || !run(theirs_mask) {
+        return None;
+    }
+    Some((first_shared, shared_cells, mine_to_theirs))
+}
+
+/// For each mask of the opponent's shared cells: the same cells as my
+/// steps, and the arrangement (base 3) each side's pieces there make.
+fn shared_arrangements(
+    route_len: u8,
+    first_shared: u8,
+    shared_cells: u8,
+    mine_to_theirs: &[u8; 32],
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let shared_masks = 1usize << shared_cells;
+    let mut theirs_in_mine = vec![0u32; shared_masks];
+    let mut arrangement_of_mine = vec![0u32; shared_masks];
+    let mut arrangement_of_theirs = vec![0u32; shared_masks];
+    let digit = |i: u32| 3u32.pow(i);
+    for (bits, ((as_mine, mine), theirs)) in theirs_in_mine
+        .iter_mut()
+        .zip(&mut arrangement_of_mine)
+        .zip(&mut arrangement_of_theirs)
+        .enumerate()
+    {
+        for i in 0..u32::from(shared_cells) {
+            if bits & (1 << i) != 0 {
+                *mine += digit(i);
+                // Their step first_shared + i is my step `my_step`.
+                let their_step = u32::from(first_shared) + i;
+                let my_step = (1..=route_len)
+                    .find(|&m| {
+                        mine_to_theirs
+                            .get(usize::from(m))
+                            .is_some_and(|&t| u32::from(t) == their_step)
+                    })
+                    .map_or(0, u32::from);
+                *as_mine |= 1 << my_step;
+                *theirs += 2 * digit(my_step - u32::from(first_shared));
+            }
+        }
+    }
+    (theirs_in_mine, arrangement_of_mine, arrangement_of_theirs)
+}
+
+/// The subsets of the private cells by size then colex, each subset's
+/// rank in that order, and how many subsets hold at most 0..7 cells.
+fn private_subsets(private_cells: u8) -> (Vec<u32>, Vec<u32>, [u32; 8]) {
+    let private_masks = 1usize << private_cells;
+    let mut private_subset: Vec<u32> = (0..private_masks as u32).collect();
+    private_subset.sort_by_key(|&m| (m.count_ones(), m.reverse_bits()));
+    let mut private_rank = vec![0u32; private_masks];
+    for (rank, &m) in private_subset.iter().enumerate() {
+        if let Some(slot) = private_rank.get_mut(m as usize) {
+            *slot = rank as u32;
+        }
+    }
+    let mut subsets_up_to = [0u32; 8];
+    for (cells, slot) in subsets_up_to.iter_mut().enumerate() {
+        *slot = (0..=cells as u32)
+            .map(|i| choose(u32::from(private_cells), i) as u32)
+            .sum();
+    }
+    (private_subset, private_rank, subsets_up_to)
+}
+
+/// Where each layer (my pieces home, theirs home) starts, the last entry
+/// the total; and within each layer where each arrangement of the shared
+/// cells starts.
+fn layers(pieces: u8, shared_cells: u8, subsets_up_to: &[u32; 8]) -> (Vec<u64>, Vec<Vec<u32>>) {
+    let arrangements = 3usize.pow(u32::from(shared_cells));
+    let p = usize::from(pieces);
+    let mut layer_start = Vec::with_capacity((p + 1) * (p + 1) + 1);
+    let mut arrangement_start = Vec::with_capacity((p + 1) * (p + 1));
+    let mut total = 0u64;
+    // How many of my pieces and of theirs each arrangement holds (a
+    // digit above 2 is never produced by a state, whose cells hold one
+    // piece at most).
+    let mut digit_counts = vec![(0u8, 0u8); arrangements];
+    for (arrangement, counts) in digit_counts.iter_mut().enumerate() {
+        let mut rest = arrangement;
+        for _ in 0..shared_cells {
+            match rest % 3 {
+                1 => counts.0 += 1,
+                2 => counts.1 += 1,
+                _ => {}
+            }
+            rest /= 3;
+        }
+    }
+    for my_home in 0..=p {
+        for their_home in 0..=p {
+            layer_start.push(total);
+            let mut starts = Vec::with_capacity(arrangements + 1);
+            let mut run = 0u32;
+            for &(my_shared, their_shared) in &digit_counts {
+                starts.push(run);
+                // The pieces left for the private cells, if any are
+                // not too many.
+                let my_private = (p - my_home).checked_sub(usize::from(my_shared));
+                let their_private = (p - their_home).checked_sub(usize::from(their_shared));
+                if let (Some(mine), Some(theirs)) = (my_private, their_private) {
+                    run += subsets_at_most(subsets_up_to, mine)
+                        * subsets_at_most(subsets_up_to, theirs);
+                }
+            }
+            starts.push(run);
+            total += u64::from(run);
+            arrangement_start.push(starts);
+        }
+    }
+    layer_start.push(total);
+    (layer_start, arrangement_start)
+}
+
 impl Index {
     /// Builds the index of a rule set (a few milliseconds; the masters and
     /// aseb paths' arrangement tables take about 130 MB for 7 pieces, the
@@ -165,22 +319,8 @@ impl Index {
         }
         let route_len = route.len();
         let pieces = variant.pieces();
-        let mut cell_step = [[0u8; SQUARE_INDICES]; 2];
-        for (side, row) in Side::ALL.into_iter().zip(&mut cell_step) {
-            for &sq in route.board().squares() {
-                if let Some(slot) = row.get_mut(sq.cell()) {
-                    *slot = route.step_of(side, sq).unwrap_or(0);
-                }
-            }
-        }
-        let mut second_step = [[0u8; SQUARE_INDICES]; 2];
-        for (side, row) in Side::ALL.into_iter().zip(&mut second_step) {
-            for &sq in route.board().squares() {
-                if let Some(slot) = row.get_mut(sq.cell()) {
-                    *slot = route.second_step_of(side, sq).unwrap_or(0);
-                }
-            }
-        }
+        let cell_step = step_table(route, Path::step_of);
+        let second_step = step_table(route, Path::second_step_of);
         let rosette_mask = route.rosette_steps().iter().fold(0u32, |m, &s| m | 1 << s);
         let again_on = if variant.rosette_again() {
             rosette_mask
@@ -213,114 +353,14 @@ impl Index {
                 twice: Some(Box::new(twice)),
             });
         }
-        let mut shared_mask = 0u32;
-        let mut mine_to_theirs = [0u8; 32];
-        for step in 1..=route_len {
-            if let Some(sq) = route.square(Side::Light, step)
-                && let Some(theirs) = route.step_of(Side::Dark, sq)
-            {
-                shared_mask |= 1 << step;
-                if let Some(slot) = mine_to_theirs.get_mut(usize::from(step)) {
-                    *slot = theirs;
-                }
-            }
-        }
-        // The shared steps form one run on both paths, and their steps of
-        // the shared cells are the same run.
-        let first_shared = shared_mask.trailing_zeros() as u8;
-        let shared_cells = shared_mask.count_ones() as u8;
-        let run = |mask: u32| mask >> first_shared == (1 << shared_cells) - 1;
-        let theirs_mask = mine_to_theirs.iter().fold(0u32, |m, &t| m | 1 << t) & !1;
-        if shared_mask == 0 || !run(shared_mask) || !run(theirs_mask) {
+        let Some((first_shared, shared_cells, mine_to_theirs)) = shared_run(route) else {
             return Err(refuse("does not share one run of steps between the sides"));
-        }
+        };
         let private_cells = route_len - shared_cells;
-        let shared_masks = 1usize << shared_cells;
-        let mut theirs_in_mine = vec![0u32; shared_masks];
-        let mut arrangement_of_mine = vec![0u32; shared_masks];
-        let mut arrangement_of_theirs = vec![0u32; shared_masks];
-        let digit = |i: u32| 3u32.pow(i);
-        for (bits, ((as_mine, mine), theirs)) in theirs_in_mine
-            .iter_mut()
-            .zip(&mut arrangement_of_mine)
-            .zip(&mut arrangement_of_theirs)
-            .enumerate()
-        {
-            for i in 0..u32::from(shared_cells) {
-                if bits & (1 << i) != 0 {
-                    *mine += digit(i);
-                    // Their step first_shared + i is my step `my_step`.
-                    let their_step = u32::from(first_shared) + i;
-                    let my_step = (1..=route_len)
-                        .find(|&m| {
-                            mine_to_theirs
-                                .get(usize::from(m))
-                                .is_some_and(|&t| u32::from(t) == their_step)
-                        })
-                        .map_or(0, u32::from);
-                    *as_mine |= 1 << my_step;
-                    *theirs += 2 * digit(my_step - u32::from(first_shared));
-                }
-            }
-        }
-        // Private subsets by size then colex.
-        let private_masks = 1usize << private_cells;
-        let mut private_subset: Vec<u32> = (0..private_masks as u32).collect();
-        private_subset.sort_by_key(|&m| (m.count_ones(), m.reverse_bits()));
-        let mut private_rank = vec![0u32; private_masks];
-        for (rank, &m) in private_subset.iter().enumerate() {
-            if let Some(slot) = private_rank.get_mut(m as usize) {
-                *slot = rank as u32;
-            }
-        }
-        let mut subsets_up_to = [0u32; 8];
-        for (cells, slot) in subsets_up_to.iter_mut().enumerate() {
-            *slot = (0..=cells as u32)
-                .map(|i| choose(u32::from(private_cells), i) as u32)
-                .sum();
-        }
-        let arrangements = 3usize.pow(u32::from(shared_cells));
-        let p = usize::from(pieces);
-        let mut layer_start = Vec::with_capacity((p + 1) * (p + 1) + 1);
-        let mut arrangement_start = Vec::with_capacity((p + 1) * (p + 1));
-        let mut total = 0u64;
-        // How many of my pieces and of theirs each arrangement holds (a
-        // digit above 2 is never produced by a state, whose cells hold one
-        // piece at most).
-        let mut digit_counts = vec![(0u8, 0u8); arrangements];
-        for (arrangement, counts) in digit_counts.iter_mut().enumerate() {
-            let mut rest = arrangement;
-            for _ in 0..shared_cells {
-                match rest % 3 {
-                    1 => counts.0 += 1,
-                    2 => counts.1 += 1,
-                    _ => {}
-                }
-                rest /= 3;
-            }
-        }
-        for my_home in 0..=p {
-            for their_home in 0..=p {
-                layer_start.push(total);
-                let mut starts = Vec::with_capacity(arrangements + 1);
-                let mut run = 0u32;
-                for &(my_shared, their_shared) in &digit_counts {
-                    starts.push(run);
-                    // The pieces left for the private cells, if any are
-                    // not too many.
-                    let my_private = (p - my_home).checked_sub(usize::from(my_shared));
-                    let their_private = (p - their_home).checked_sub(usize::from(their_shared));
-                    if let (Some(mine), Some(theirs)) = (my_private, their_private) {
-                        run += subsets_at_most(&subsets_up_to, mine)
-                            * subsets_at_most(&subsets_up_to, theirs);
-                    }
-                }
-                starts.push(run);
-                total += u64::from(run);
-                arrangement_start.push(starts);
-            }
-        }
-        layer_start.push(total);
+        let (theirs_in_mine, arrangement_of_mine, arrangement_of_theirs) =
+            shared_arrangements(route_len, first_shared, shared_cells, &mine_to_theirs);
+        let (private_subset, private_rank, subsets_up_to) = private_subsets(private_cells);
+        let (layer_start, arrangement_start) = layers(pieces, shared_cells, &subsets_up_to);
         Ok(Index {
             variant: *variant,
             pieces,
@@ -658,7 +698,7 @@ impl Index {
     /// home together.
     fn counts_hold(&self, position: &Position, side: Side) -> bool {
         u32::from(position.hand(side))
-            + u32::from(position.home(side))
+            + u32::from(position.home(side, &self.variant))
             + position.board_mask(side).count_ones()
             == u32::from(self.pieces)
     }
@@ -717,8 +757,8 @@ impl Index {
         Some(State {
             mine: steps(me)?,
             theirs: steps(me.other())?,
-            my_home: position.home(me),
-            their_home: position.home(me.other()),
+            my_home: position.home(me, &self.variant),
+            their_home: position.home(me.other(), &self.variant),
         })
     }
 

@@ -235,7 +235,7 @@ fn a_royalur_laid_out_file_imports_and_plays() {
             let roll = (seed >> 60).count_ones() as u8;
             position = match bot.think(&position, roll).unwrap() {
                 Some((mv, _)) => Ur::apply(&v, &position, roll, mv).0,
-                None => position.forfeit(),
+                None => position.forfeit(&v),
             };
             plies += 1;
         }

@@ -249,7 +249,7 @@ fn colour_swap_symmetry_holds_in_the_brute_force() {
             for side in Side::ALL {
                 out = out
                     .with_hand(side.other(), pos.hand(side))
-                    .and_then(|q| q.with_home(side.other(), pos.home(side)))
+                    .and_then(|q| q.with_home(side.other(), pos.home(side, &v)))
                     .unwrap();
             }
             out
@@ -294,7 +294,7 @@ fn residual_is_small_when_recomputed_through_royal_ur() {
                         if q.side() == side { x } else { 1.0 - x }
                     };
                     t += p * if moves.is_empty() {
-                        value_of(&pos.forfeit())
+                        value_of(&pos.forfeit(&v))
                     } else {
                         moves
                             .iter()

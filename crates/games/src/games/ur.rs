@@ -297,8 +297,8 @@ impl RaceGame for Ur {
         }
     }
 
-    fn home(_variant: &Variant, position: &Position, side: Side) -> u8 {
-        position.home(side)
+    fn home(variant: &Variant, position: &Position, side: Side) -> u8 {
+        position.home(side, variant)
     }
 
     fn is_capture(flags: &Flags) -> bool {
@@ -369,7 +369,7 @@ impl RaceGame for Ur {
             counts: Sides::new(|side| Counts {
                 hand: Some(position.hand(side)),
                 on_board: position.on_board(side),
-                home: position.home(side),
+                home: position.home(side, variant),
             }),
         }
     }
@@ -515,7 +515,7 @@ impl RaceGame for Ur {
             put(
                 out,
                 3 * CELLS + 2 * i + 1,
-                f32::from(position.home(side)) / pieces,
+                f32::from(position.home(side, variant)) / pieces,
             );
         }
         let top = f32::from(variant.max_roll().max(1));

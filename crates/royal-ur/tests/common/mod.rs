@@ -30,8 +30,8 @@ pub fn oracle(variant: &Variant, pos: &Position, roll: u8) -> Vec<String> {
     let board = variant.board();
     let len = path.len();
     let mut out = Vec::new();
-    let over =
-        pos.home(Side::Light) >= variant.pieces() || pos.home(Side::Dark) >= variant.pieces();
+    let over = pos.home(Side::Light, variant) >= variant.pieces()
+        || pos.home(Side::Dark, variant) >= variant.pieces();
     if roll == 0 || roll > variant.max_roll().max(4) || over {
         return out;
     }

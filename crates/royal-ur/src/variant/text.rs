@@ -1,197 +1,15 @@
-//! Rule sets: the presets (finkel, masters, blitz, aseb, finkel2p,
-//! masters4d) and every combination of board, path, dice and switches.
+//! Rules text: what a person writes, and the record's rules line.
 
 use std::fmt;
 use std::str::FromStr;
 
-use dice_core::{Chance, MAX_DICE, ReadRules, VariantError, read_rules};
+use dice_core::{MAX_DICE, ReadRules, VariantError, read_rules};
 
-use crate::{BoardShape, Flags, Path, Route};
-
-/// The most pieces a side can have.
-pub const PIECES_MAX: u8 = 7;
-
-/// The fields of a rule set, in their canonical order.
-pub const FIELDS: [&str; 8] = [
-    "board",
-    "path",
-    "dice",
-    "zero_rolls",
-    "safe_rosettes",
-    "rosette_again",
-    "capture_again",
-    "pieces",
-];
-
-/// The reference's five fields, in its order: the spelling of a rule set
-/// the reference can play.
-pub const REFERENCE_FIELDS: [&str; 5] = ["route", "dice", "zero_rolls", "safe_rosettes", "pieces"];
-
-/// A rule set: the board and path, the dice, the pieces and three switches.
-///
-/// | field | values | finkel | masters | blitz | aseb |
-/// |---|---|---|---|---|---|
-/// | board | `standard`, `aseb` | standard | standard | standard | aseb |
-/// | path | `bell`, `masters`, `murray`, `skiriuk`, `aseb` | bell | masters | masters | aseb |
-/// | dice | 1..8 two-sided dice | 4 | 3 | 4 | 4 |
-/// | zero_rolls (what a throw with nothing marked is worth) | 0 or dice+1 (and 4 with 4 dice) | 0 | 4 | 0 | 0 |
-/// | safe_rosettes | 0 / 1 | 1 | 0 | 0 | 1 |
-/// | rosette_again (landing on a rosette throws again) | 0 / 1 | 1 | 1 | 1 | 1 |
-/// | capture_again (capturing throws again) | 0 / 1 | 0 | 0 | 1 | 0 |
-/// | pieces | 1..7 | 7 | 7 | 5 | 5 |
-///
-/// Two more presets are finkel's and masters' with one change each:
-/// `finkel2p` (finkel with 2 pieces) and `masters4d` (masters with four
-/// dice, a throw of nothing worth 0, as RoyalUr.net's "Masters with four
-/// dice"). The board follows from the path (the aseb path is played on the
-/// aseb board, the others on the standard one).
-///
-/// # Text
-///
-/// Rules text a person writes ([`FromStr`], [`Variant::parse_lenient`],
-/// the command line) is a preset's name or the fields that differ from finkel, in any
-/// order; `route=short|long` is the reference's spelling of `path=bell|masters`,
-/// and when only one of `board` and `path` is given the other follows.
-///
-/// The record's rules text ([`Display`](fmt::Display) /
-/// [`Variant::from_rules_line`]) keeps
-/// every record the reference engine can play readable by it:
-///
-/// 1. `finkel` and `masters` are written by name;
-/// 2. any other rule set the reference can play (standard board, bell or
-///    masters path, 3 or 4 dice, zero_rolls 0 or 4, a rosette throws
-///    again, a capture does not) is written as the reference's five fields
-///    `route dice zero_rolls safe_rosettes pieces`: `finkel2p` and
-///    `masters4d` among them, which the reference plays as custom rule
-///    sets;
-/// 3. `blitz` and `aseb` are written by name;
-/// 4. anything else is written as all eight [`FIELDS`] in their order.
-///
-/// The record's reader takes a name it writes or the one spelled form of a
-/// rule set (so finkel spelled out in five fields reads, and is kept so by
-/// records).
-///
-/// ```
-/// use royal_ur::{Path, Variant};
-///
-/// let v = Variant::custom([("route", "long"), ("pieces", "3")])?;
-/// assert_eq!(v.path(), Path::Masters);
-/// assert_eq!(v.name(), None);
-/// assert_eq!(v.to_string(), "route=long dice=4 zero_rolls=0 safe_rosettes=1 pieces=3");
-/// assert_eq!(v.to_string().parse::<Variant>()?, v);
-///
-/// let m = Variant::custom([("route", "long"), ("dice", "3"), ("zero_rolls", "4"), ("safe_rosettes", "0")])?;
-/// assert_eq!(m, Variant::MASTERS);
-/// assert_eq!(m.to_string(), "masters");
-///
-/// let murray = Variant::parse_lenient("path=murray dice=3")?;
-/// assert_eq!(
-///     murray.to_string(),
-///     "board=standard path=murray dice=3 zero_rolls=0 safe_rosettes=1 rosette_again=1 capture_again=0 pieces=7"
-/// );
-/// assert_eq!(Variant::parse_lenient("masters4d")?.to_string(), "route=long dice=4 zero_rolls=0 safe_rosettes=0 pieces=7");
-/// assert_eq!(Variant::BLITZ.to_string(), "blitz");
-/// # Ok::<(), royal_ur::VariantError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Variant {
-    path: Path,
-    dice: u8,
-    zero_rolls: u8,
-    safe_rosettes: bool,
-    rosette_again: bool,
-    capture_again: bool,
-    pieces: u8,
-}
-
-/// `n` choose `k`, for the dice's chances (n ≤ 8).
-const fn choose(n: u16, k: u16) -> u16 {
-    let mut r = 1u16;
-    let mut i = 0;
-    while i < k {
-        r = r * (n - i) / (i + 1);
-        i += 1;
-    }
-    r
-}
-
-/// The chances of `n` dice: `[0]` when a throw of nothing is worth 0
-/// (rolls 0..=n), `[1]` when it is worth `n + 1` (rolls 1..=n+1; n marked
-/// and none marked come up once each); `n + 1` entries each.
-/// Evaluated at compile time; `n ≤ 8` keeps every index below 10.
-#[allow(
-    clippy::indexing_slicing,
-    reason = "compile-time table construction; `k` runs to at most 8 (n = 8), inside the 10 entries"
-)]
-const fn chances_of(n: u8) -> [[Chance; 10]; 2] {
-    let none = Chance {
-        roll: 0,
-        weight: 0,
-        denominator: 1,
-    };
-    let mut out = [[none; 10]; 2];
-    let denominator = 1u16 << n;
-    let mut k = 0u16;
-    while k <= n as u16 {
-        let weight = choose(n as u16, k);
-        out[0][k as usize] = Chance {
-            roll: k as u8,
-            weight,
-            denominator,
-        };
-        if k >= 1 {
-            out[1][k as usize - 1] = Chance {
-                roll: k as u8,
-                weight,
-                denominator,
-            };
-        }
-        k += 1;
-    }
-    out[1][n as usize] = Chance {
-        roll: n + 1,
-        weight: 1,
-        denominator,
-    };
-    out
-}
-
-/// `CHANCES[n - 1]` for `n` dice (see [`chances_of`]).
-static CHANCES: [[[Chance; 10]; 2]; MAX_DICE as usize] = [
-    chances_of(1),
-    chances_of(2),
-    chances_of(3),
-    chances_of(4),
-    chances_of(5),
-    chances_of(6),
-    chances_of(7),
-    chances_of(8),
-];
-
-/// Four dice, a throw of nothing worth 4: 4 comes up two ways (the
-/// reference's `dice=4 zero_rolls=4`).
-static CHANCES_4_4: [Chance; 4] = [
-    Chance {
-        roll: 1,
-        weight: 4,
-        denominator: 16,
-    },
-    Chance {
-        roll: 2,
-        weight: 6,
-        denominator: 16,
-    },
-    Chance {
-        roll: 3,
-        weight: 4,
-        denominator: 16,
-    },
-    Chance {
-        roll: 4,
-        weight: 2,
-        denominator: 16,
-    },
-];
+use super::{
+    BOARD_VALUES, DICE_VALUES, FIELDS, PATH_VALUES, PIECES_MAX, PIECES_VALUES, REFERENCE_FIELDS,
+    ROUTE_VALUES, SWITCH_VALUES, Variant, ZERO_VALUES, zero_fits,
+};
+use crate::{BoardShape, Path, Route};
 
 /// Rules a person writes: a preset's name, or the fields that differ from
 /// finkel in any order.
@@ -235,15 +53,6 @@ const NAMES_WORDS: &str = "aseb, blitz, finkel, finkel2p, masters, masters4d";
 /// The names a record uses.
 const RECORD_NAMES_WORDS: &str =
     "aseb, blitz, finkel, masters (a record spells any other rule set out as its fields)";
-
-/// What each field takes, for [`VariantError::BadValue`].
-const BOARD_VALUES: &str = "a board is standard or aseb";
-const PATH_VALUES: &str = "a path is bell, masters, murray, skiriuk or aseb";
-const ROUTE_VALUES: &str = "a route is short (path bell) or long (path masters)";
-const DICE_VALUES: &str = "dice is a whole number from 1 to 8";
-const ZERO_VALUES: &str = "zero_rolls is 0 or dice+1, one digit (and 4 with four dice)";
-const SWITCH_VALUES: &str = "a switch is 0 or 1";
-const PIECES_VALUES: &str = "pieces is a whole number from 1 to 7";
 
 /// A one-digit value from `low` to `high`.
 fn digit(value: &str, low: u8, high: u8) -> Option<u8> {
@@ -383,120 +192,7 @@ fn spell(path: Path, name: &str) -> &'static str {
     }
 }
 
-/// Whether a throw of nothing may be worth `zero` with `dice` dice: 0 or
-/// `dice + 1`, and 4 with four dice (the reference's `dice=4 zero_rolls=4`).
-const fn zero_fits(dice: u8, zero: u8) -> bool {
-    zero == 0 || zero == dice + 1 || (dice == 4 && zero == 4)
-}
-
 impl Variant {
-    /// Irving Finkel's rules: bell's path, 4 dice, a throw of nothing moves
-    /// nothing, safe rosettes, a rosette throws again, 7 pieces.
-    pub const FINKEL: Variant = Variant {
-        path: Path::Bell,
-        dice: 4,
-        zero_rolls: 0,
-        safe_rosettes: true,
-        rosette_again: true,
-        capture_again: false,
-        pieces: 7,
-    };
-
-    /// James Masters' rules: masters' path, 3 dice, a throw of nothing
-    /// moves four, rosettes do not protect, a rosette throws again, 7 pieces.
-    pub const MASTERS: Variant = Variant {
-        path: Path::Masters,
-        dice: 3,
-        zero_rolls: 4,
-        safe_rosettes: false,
-        rosette_again: true,
-        capture_again: false,
-        pieces: 7,
-    };
-
-    /// RoyalUr.net's blitz: masters' path, 4 dice (a throw of nothing moves
-    /// nothing), rosettes do not protect, a rosette and a capture both
-    /// throw again, 5 pieces.
-    pub const BLITZ: Variant = Variant {
-        path: Path::Masters,
-        dice: 4,
-        zero_rolls: 0,
-        safe_rosettes: false,
-        rosette_again: true,
-        capture_again: true,
-        pieces: 5,
-    };
-
-    /// Aseb: the aseb board and path, 4 dice (a throw of nothing moves
-    /// nothing), safe rosettes, a rosette throws again, 5 pieces.
-    pub const ASEB: Variant = Variant {
-        path: Path::Aseb,
-        dice: 4,
-        zero_rolls: 0,
-        safe_rosettes: true,
-        rosette_again: true,
-        capture_again: false,
-        pieces: 5,
-    };
-
-    /// Finkel's rules with 2 pieces a side.
-    pub const FINKEL2P: Variant = Variant {
-        pieces: 2,
-        ..Variant::FINKEL
-    };
-
-    /// Masters' rules with four dice (RoyalUr.net's "Masters with four
-    /// dice"): a throw of nothing moves nothing.
-    pub const MASTERS4D: Variant = Variant {
-        dice: 4,
-        zero_rolls: 0,
-        ..Variant::MASTERS
-    };
-
-    /// The presets and their names, sorted by name.
-    pub const PRESETS: [(&'static str, Variant); 6] = [
-        ("aseb", Variant::ASEB),
-        ("blitz", Variant::BLITZ),
-        ("finkel", Variant::FINKEL),
-        ("finkel2p", Variant::FINKEL2P),
-        ("masters", Variant::MASTERS),
-        ("masters4d", Variant::MASTERS4D),
-    ];
-
-    /// The names of the presets, sorted.
-    pub const NAMES: [&'static str; 6] = [
-        "aseb",
-        "blitz",
-        "finkel",
-        "finkel2p",
-        "masters",
-        "masters4d",
-    ];
-
-    /// A rule set from the reference's five values, with a rosette
-    /// throwing again and a capture not.
-    ///
-    /// # Errors
-    ///
-    /// [`VariantError::BadValue`] for dice outside 1..8 or pieces outside
-    /// 1..7, and [`VariantError::Clash`] for a zero_rolls the dice do not
-    /// allow (0 or dice+1, and 4 with four dice).
-    pub fn new(
-        route: Route,
-        dice: u8,
-        zero_rolls: u8,
-        safe_rosettes: bool,
-        pieces: u8,
-    ) -> Result<Variant, VariantError> {
-        Variant {
-            path: route.path(),
-            safe_rosettes,
-            ..Variant::FINKEL
-        }
-        .with_dice(dice, zero_rolls)?
-        .with_pieces(pieces)
-    }
-
     /// The preset with this name: `aseb`, `blitz`, `finkel`, `finkel2p`,
     /// `masters` or `masters4d`.
     ///
@@ -595,157 +291,6 @@ impl Variant {
         given.build(self)
     }
 
-    /// This rule set on another path (the board follows).
-    #[must_use]
-    pub const fn with_path(mut self, path: Path) -> Variant {
-        self.path = path;
-        self
-    }
-
-    /// This rule set on the path a route names (bell or masters).
-    #[must_use]
-    pub const fn with_route(self, route: Route) -> Variant {
-        self.with_path(route.path())
-    }
-
-    /// This rule set with rosettes safe or not.
-    #[must_use]
-    pub const fn with_safe_rosettes(mut self, safe: bool) -> Variant {
-        self.safe_rosettes = safe;
-        self
-    }
-
-    /// This rule set with a landing on a rosette throwing again or not.
-    #[must_use]
-    pub const fn with_rosette_again(mut self, again: bool) -> Variant {
-        self.rosette_again = again;
-        self
-    }
-
-    /// This rule set with a capture throwing again or not.
-    #[must_use]
-    pub const fn with_capture_again(mut self, again: bool) -> Variant {
-        self.capture_again = again;
-        self
-    }
-
-    /// This rule set with another number of pieces a side.
-    ///
-    /// # Errors
-    ///
-    /// [`VariantError::BadValue`] for pieces outside 1..7.
-    pub fn with_pieces(mut self, pieces: u8) -> Result<Variant, VariantError> {
-        if !(1..=PIECES_MAX).contains(&pieces) {
-            return Err(VariantError::BadValue {
-                field: "pieces",
-                value: pieces.to_string(),
-                allowed: PIECES_VALUES,
-            });
-        }
-        self.pieces = pieces;
-        Ok(self)
-    }
-
-    /// This rule set with other dice: `dice` two-sided dice (1..8), a throw
-    /// with nothing marked worth `zero_rolls` (0 or dice+1, and 4 with four
-    /// dice).
-    ///
-    /// # Errors
-    ///
-    /// [`VariantError::BadValue`] for dice outside 1..8 and
-    /// [`VariantError::Clash`] for a zero_rolls the dice do not allow.
-    pub fn with_dice(mut self, dice: u8, zero_rolls: u8) -> Result<Variant, VariantError> {
-        if !(1..=MAX_DICE).contains(&dice) {
-            return Err(VariantError::BadValue {
-                field: "dice",
-                value: dice.to_string(),
-                allowed: DICE_VALUES,
-            });
-        }
-        if !zero_fits(dice, zero_rolls) {
-            return Err(VariantError::Clash {
-                first: format!("dice={dice}"),
-                second: format!("zero_rolls={zero_rolls}"),
-                why: "a throw with nothing marked is worth 0 or one more than the dice \
-                      (and 4 with four dice)",
-            });
-        }
-        self.dice = dice;
-        self.zero_rolls = zero_rolls;
-        Ok(self)
-    }
-
-    /// The board: the aseb board for the aseb path, else the standard one.
-    #[must_use]
-    pub const fn board(&self) -> BoardShape {
-        self.path.board()
-    }
-
-    /// The path.
-    #[must_use]
-    pub const fn path(&self) -> Path {
-        self.path
-    }
-
-    /// The reference's route, for the bell (`short`) and masters (`long`)
-    /// paths.
-    #[must_use]
-    pub const fn route(&self) -> Option<Route> {
-        self.path.route()
-    }
-
-    /// How many dice a throw uses: 1 to 8.
-    #[must_use]
-    pub const fn dice(&self) -> u8 {
-        self.dice
-    }
-
-    /// What a throw with nothing marked is worth: 0, dice+1, or 4 with four
-    /// dice.
-    #[must_use]
-    pub const fn zero_rolls(&self) -> u8 {
-        self.zero_rolls
-    }
-
-    /// Whether a piece on a rosette cannot be captured.
-    #[must_use]
-    pub const fn safe_rosettes(&self) -> bool {
-        self.safe_rosettes
-    }
-
-    /// Whether a piece landing on a rosette earns another throw.
-    #[must_use]
-    pub const fn rosette_again(&self) -> bool {
-        self.rosette_again
-    }
-
-    /// Whether a capture earns another throw. A capture on a rosette (with
-    /// rosettes that do not protect) earns one throw, not two.
-    #[must_use]
-    pub const fn capture_again(&self) -> bool {
-        self.capture_again
-    }
-
-    /// Pieces a side, 1..7; a side wins when this many are home.
-    #[must_use]
-    pub const fn pieces(&self) -> u8 {
-        self.pieces
-    }
-
-    /// Whether the reference engine can play this rule set: the standard
-    /// board, the bell or masters path (its short and long routes), 3 or 4
-    /// dice, zero_rolls 0 or 4, a rosette throwing again and a capture not.
-    /// Everything such a rule set does (throws, positions, keys, moves,
-    /// records, the bot) is the reference's, byte for byte.
-    #[must_use]
-    pub const fn is_reference(&self) -> bool {
-        self.path.route().is_some()
-            && (self.dice == 3 || self.dice == 4)
-            && (self.zero_rolls == 0 || self.zero_rolls == 4)
-            && self.rosette_again
-            && !self.capture_again
-    }
-
     /// The name records write for this rule set: `finkel`, `masters`,
     /// `blitz` or `aseb` when every value equals that preset's, however it
     /// was built; else `None`. (`finkel2p` and `masters4d`, which the
@@ -806,90 +351,6 @@ impl Variant {
             ("capture_again", switch(self.capture_again)),
             ("pieces", self.pieces.to_string()),
         ]
-    }
-
-    /// What the dice can roll and how often, in ascending order of roll.
-    ///
-    /// ```
-    /// use royal_ur::Variant;
-    ///
-    /// let rolls: Vec<(u8, u16)> = Variant::MASTERS.chances().iter().map(|c| (c.roll, c.weight)).collect();
-    /// assert_eq!(rolls, [(1, 3), (2, 3), (3, 1), (4, 1)]);
-    /// let eight = Variant::FINKEL.with_dice(8, 9)?;
-    /// assert_eq!(eight.chances().last().map(|c| (c.roll, c.weight, c.denominator)), Some((9, 1, 256)));
-    /// # Ok::<(), royal_ur::VariantError>(())
-    /// ```
-    #[must_use]
-    pub fn chances(&self) -> &'static [Chance] {
-        let n = usize::from(self.dice);
-        let Some(tables) = CHANCES.get(n.wrapping_sub(1)) else {
-            return &[];
-        };
-        let table = match (self.dice, self.zero_rolls) {
-            (4, 4) => return &CHANCES_4_4,
-            (_, 0) => &tables[0],
-            _ => &tables[1],
-        };
-        table.get(..=n).unwrap_or(&[])
-    }
-
-    /// Whether the side that made a move with these flags throws again:
-    /// it landed on a rosette and a rosette throws again, or it captured
-    /// and a capture throws again (one extra throw when both hold). A move
-    /// home is neither.
-    ///
-    /// ```
-    /// use royal_ur::{Flags, Variant};
-    ///
-    /// let capture = Flags { captures: true, rosette: false, home: false };
-    /// assert!(!Variant::FINKEL.throws_again(capture));
-    /// assert!(Variant::BLITZ.throws_again(capture));
-    /// let rosette = Flags { captures: false, rosette: true, home: false };
-    /// assert!(Variant::FINKEL.throws_again(rosette));
-    /// assert!(!Variant::FINKEL.with_rosette_again(false).throws_again(rosette));
-    /// ```
-    #[must_use]
-    #[inline]
-    pub const fn throws_again(&self, flags: Flags) -> bool {
-        (flags.rosette && self.rosette_again) || (flags.captures && self.capture_again)
-    }
-
-    /// What a throw with `marked` dice marked is worth: the count, except
-    /// that 0 is worth `zero_rolls`.
-    #[must_use]
-    pub const fn roll_of(&self, marked: u8) -> u8 {
-        if marked == 0 { self.zero_rolls } else { marked }
-    }
-
-    /// The highest roll the dice can make: the dice, or one more when a
-    /// throw of nothing is worth that.
-    #[must_use]
-    pub const fn max_roll(&self) -> u8 {
-        if self.zero_rolls > self.dice {
-            self.zero_rolls
-        } else {
-            self.dice
-        }
-    }
-
-    /// The highest roll a move may be asked for: 4, as in the reference
-    /// (whose rolls are 0 to 4 whatever the dice), or the dice's highest
-    /// roll when that is more.
-    #[must_use]
-    pub const fn roll_limit(&self) -> u8 {
-        let max = self.max_roll();
-        if max > crate::ROLL_MAX {
-            max
-        } else {
-            crate::ROLL_MAX
-        }
-    }
-}
-
-impl Default for Variant {
-    /// Finkel's rules.
-    fn default() -> Variant {
-        Variant::FINKEL
     }
 }
 
@@ -987,8 +448,6 @@ impl Variant {
     }
 }
 
-dice_core::serde_via_text!(Variant);
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1025,33 +484,6 @@ mod tests {
                 .to_string()
                 .ends_with("the names are aseb, blitz, finkel, finkel2p, masters, masters4d")
         );
-    }
-
-    #[test]
-    fn presets_have_royalur_s_values() {
-        let spelled = |v: Variant| v.fields().map(|(f, x)| format!("{f}={x}")).join(" ");
-        assert_eq!(
-            spelled(Variant::BLITZ),
-            "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 rosette_again=1 capture_again=1 pieces=5"
-        );
-        assert_eq!(
-            spelled(Variant::ASEB),
-            "board=aseb path=aseb dice=4 zero_rolls=0 safe_rosettes=1 rosette_again=1 capture_again=0 pieces=5"
-        );
-        assert_eq!(
-            Variant::FINKEL2P.to_string(),
-            "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2"
-        );
-        assert_eq!(
-            Variant::MASTERS4D.to_string(),
-            "route=long dice=4 zero_rolls=0 safe_rosettes=0 pieces=7"
-        );
-        assert_eq!(Variant::MASTERS4D.preset(), Some("masters4d"));
-        assert_eq!(Variant::MASTERS4D.name(), None);
-        for (name, v) in Variant::PRESETS {
-            let reference = matches!(name, "finkel" | "masters" | "finkel2p" | "masters4d");
-            assert_eq!(v.is_reference(), reference, "{name}");
-        }
     }
 
     #[test]
@@ -1132,36 +564,6 @@ mod tests {
     }
 
     #[test]
-    fn zero_rolls_is_none_or_one_more_than_the_dice() {
-        for dice in 1..=8u8 {
-            for zero in 0..=9u8 {
-                let fits = zero == 0 || zero == dice + 1 || (dice, zero) == (4, 4);
-                let v = Variant::custom([
-                    ("dice", dice.to_string().as_str()),
-                    ("zero_rolls", zero.to_string().as_str()),
-                ]);
-                assert_eq!(v.is_ok(), fits, "{dice} {zero}");
-                if let Ok(v) = v {
-                    let total: u32 = v.chances().iter().map(|c| u32::from(c.weight)).sum();
-                    assert_eq!(total, 1 << dice);
-                    assert!(v.chances().iter().all(|c| c.denominator == 1 << dice));
-                    assert!(v.chances().windows(2).all(|w| w[0].roll < w[1].roll));
-                    assert_eq!(v.chances().last().map(|c| c.roll), Some(v.max_roll()));
-                    assert_eq!(v.roll_limit(), v.max_roll().max(4));
-                } else {
-                    assert_eq!(v.unwrap_err().code(), "clash");
-                }
-            }
-        }
-        // Either order: the pair is judged once both are read.
-        assert!(Variant::custom([("zero_rolls", "9"), ("dice", "8")]).is_ok());
-        assert_eq!(
-            Variant::MASTERS.with_field("dice", "5").unwrap_err().code(),
-            "clash"
-        );
-    }
-
-    #[test]
     fn rules_text_is_strict() {
         for good in [
             "finkel",
@@ -1228,37 +630,6 @@ mod tests {
         assert_eq!(
             "bell".parse::<Variant>().unwrap_err().code(),
             "unknown_name"
-        );
-    }
-
-    #[test]
-    fn reference_chances_tables() {
-        let show = |v: Variant| {
-            v.chances()
-                .iter()
-                .map(|c| format!("[{},{},{}]", c.roll, c.weight, c.denominator))
-                .collect::<String>()
-        };
-        assert_eq!(
-            show(Variant::FINKEL),
-            "[0,1,16][1,4,16][2,6,16][3,4,16][4,1,16]"
-        );
-        assert_eq!(
-            show(Variant::FINKEL.with_dice(4, 4).unwrap()),
-            "[1,4,16][2,6,16][3,4,16][4,2,16]"
-        );
-        assert_eq!(
-            show(Variant::FINKEL.with_dice(3, 0).unwrap()),
-            "[0,1,8][1,3,8][2,3,8][3,1,8]"
-        );
-        assert_eq!(show(Variant::MASTERS), "[1,3,8][2,3,8][3,1,8][4,1,8]");
-        assert_eq!(
-            show(Variant::FINKEL.with_dice(1, 2).unwrap()),
-            "[1,1,2][2,1,2]"
-        );
-        assert_eq!(
-            show(Variant::FINKEL.with_dice(8, 0).unwrap()),
-            "[0,1,256][1,8,256][2,28,256][3,56,256][4,70,256][5,56,256][6,28,256][7,8,256][8,1,256]"
         );
     }
 }
