@@ -221,21 +221,56 @@ fn api_move(server: &Server, id: &str, seats: &[(String, String)], n: usize) -> 
     reply.json()
 }
 
-/// A finished game against the level-1 bot, played through the API.
-fn finished_bot_game(server: &Server, rules: &str, pick: usize) -> Value {
+/// A finished game against the level-1 bot, played through the API with
+/// the person on `side`: the final state and the person's seat token.
+fn finished_bot_game(server: &Server, rules: &str, pick: usize, side: &str) -> (Value, String) {
     let (id, seats, _) = api_game(
         server,
-        json!({"game": "ur", "rules": rules, "level": 1, "side": "light"}),
+        json!({"game": "ur", "rules": rules, "level": 1, "side": side}),
     );
     let mut n = pick;
     loop {
-        let state = server.wait_for(&id, |s| s["status"] == "over" || s["side"] == "light");
+        let state = server.wait_for(&id, |s| s["status"] == "over" || s["side"] == side);
         if state["status"] == "over" {
-            return state;
+            return (state, seats[0].1.clone());
         }
         api_move(server, &id, &seats, n);
         n += 1;
     }
+}
+
+/// A finished finkel2 game against the bot with a mistake in it, the
+/// person on `side`: its state, the person's token, and what
+/// `race analyse --json` says of it.
+fn game_with_a_mistake(
+    server: &Server,
+    scratch: &Scratch,
+    table: &str,
+    side: &str,
+) -> (Value, String, Value) {
+    (0..20)
+        .find_map(|pick| {
+            let (state, token) = finished_bot_game(server, FINKEL2, pick, side);
+            let id = state["id"].as_str().unwrap();
+            let file = scratch.path(&format!("{id}.txt"));
+            std::fs::write(&file, server.get(&format!("/api/games/{id}/record")).text()).unwrap();
+            let run = race(&[
+                "analyse",
+                file.to_str().unwrap(),
+                "--table",
+                table,
+                "--json",
+            ]);
+            assert_eq!(run.code, 0, "{}", run.err);
+            let analysis: Value = serde_json::from_str(&run.out).unwrap();
+            let mistakes = analysis["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| t["lost"].as_f64().unwrap() > 1e-9);
+            mistakes.then_some((state, token, analysis))
+        })
+        .expect("a game with a mistake")
 }
 
 /// Waits for a file to be downloaded completely.
@@ -1143,29 +1178,7 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
     .await;
 
     // A finished game with mistakes in it, and what race analyse says.
-    let (state, analysis) = (0..20)
-        .find_map(|pick| {
-            let state = finished_bot_game(&server, FINKEL2, pick);
-            let id = state["id"].as_str().unwrap();
-            let file = scratch.path(&format!("{id}.txt"));
-            std::fs::write(&file, server.get(&format!("/api/games/{id}/record")).text()).unwrap();
-            let run = race(&[
-                "analyse",
-                file.to_str().unwrap(),
-                "--table",
-                &table,
-                "--json",
-            ]);
-            assert_eq!(run.code, 0, "{}", run.err);
-            let analysis: Value = serde_json::from_str(&run.out).unwrap();
-            let mistakes = analysis["turns"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|t| t["lost"].as_f64().unwrap() > 1e-9);
-            mistakes.then_some((state, analysis))
-        })
-        .expect("a game with a mistake");
+    let (state, _, analysis) = game_with_a_mistake(&server, &scratch, &table, "light");
     let id = state["id"].as_str().unwrap();
     let plies = state["ply"].as_u64().unwrap();
     let turns = analysis["turns"].as_array().unwrap();
@@ -1273,6 +1286,137 @@ async fn the_review_graphs_every_ply_and_lists_the_mistakes_race_analyse_finds()
     b.close().await;
 }
 
+/// Checks the review shows ply `turn["ply"] + 1` as it was played: its
+/// number, its throw, the board it was played on, the move played and the
+/// best move drawn.
+async fn shows_the_ply_as_played(b: &Browser, story: &Value, turn: &Value, plies: u64) {
+    let k = turn["ply"].as_u64().unwrap();
+    let caption = b
+        .wait(
+            "the ply asked for",
+            &format!(
+                "const c = document.querySelector('#review-caption'); \
+                 return c && c.textContent.startsWith('Ply {} of {plies}:') ? c.textContent : null",
+                k + 1
+            ),
+        )
+        .await;
+    let roll = turn["roll"].as_u64().unwrap();
+    let caption = caption.as_str().unwrap();
+    assert!(caption.contains(&format!("threw {roll}")), "{caption}");
+    let dice = b
+        .js("return document.querySelector('.dice .throw').getAttribute('aria-label')")
+        .await;
+    assert!(
+        dice.as_str()
+            .unwrap()
+            .ends_with(&format!("a roll of {roll}")),
+        "{dice} for a throw of {roll}"
+    );
+    let before = if k == 0 {
+        &story["start"]["position"]
+    } else {
+        &story["plies"][k as usize - 1]["position"]
+    };
+    assert_eq!(
+        board_text(b).await["pieces"],
+        ur_pieces(before.as_str().unwrap())
+    );
+    let arrows = b
+        .js(
+            "return Object.fromEntries([...document.querySelectorAll('#board .arrow')] \
+               .map(a => [a.classList.contains('best') ? 'best' : 'played', a.dataset.move]))",
+        )
+        .await;
+    assert_eq!(
+        arrows,
+        json!({"played": turn["move"], "best": turn["best"]}),
+        "a mistake draws the move played and the best"
+    );
+    assert!(
+        caption.contains(turn["best"].as_str().unwrap()),
+        "{caption}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_opens_on_the_ply_asked_for_draws_its_moves_and_keeps_the_viewer_below() {
+    let scratch = Scratch::new("page-review-ply");
+    let table = finkel2_table(&scratch);
+    let server = Server::start(&scratch.path("data"), &["--table", &table]);
+    let (state, token, analysis) = game_with_a_mistake(&server, &scratch, &table, "dark");
+    let id = state["id"].as_str().unwrap();
+    let plies = state["ply"].as_u64().unwrap();
+    let story = server.get(&format!("/api/games/{id}/plies")).json();
+    let turn = analysis["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["lost"].as_f64().unwrap() > 1e-9)
+        .unwrap()
+        .clone();
+    let driver = Driver::start("review-ply").await;
+    let b = driver.browser(DESKTOP).await;
+    let graph = "return document.querySelectorAll('#graph .pt').length";
+
+    // The browser holds the dark seat, as the one who played it does.
+    b.open(&server.addr, "/").await;
+    b.js(&format!(
+        "localStorage.setItem('race.seat.{id}', JSON.stringify({{seat: 'dark', token: '{token}'}})); return true"
+    ))
+    .await;
+    b.open(&server.addr, &format!("/g/{id}/review")).await;
+    b.wait("the graph", graph).await;
+    let ys = b
+        .js("const y = (side) => document.querySelector(`#board .tray[data-place='hand'][data-side='${side}']`) \
+               .getBoundingClientRect().top; \
+             return [y('light'), y('dark')]")
+        .await;
+    assert!(
+        ys[1].as_f64() > ys[0].as_f64(),
+        "dark's hand is below light's for the dark player: {ys}"
+    );
+
+    // A mistake opens on the ply it was made in.
+    let m = turn["ply"].as_u64().unwrap();
+    b.click(&format!(".mistake[data-ply='{m}']")).await;
+    shows_the_ply_as_played(&b, &story, &turn, plies).await;
+    b.screenshot("review-mistake-desktop").await;
+
+    // The ply asked for by the address.
+    b.open(&server.addr, "/").await;
+    b.open(&server.addr, &format!("/g/{id}/review#ply={}", m + 1))
+        .await;
+    b.wait("the graph", graph).await;
+    shows_the_ply_as_played(&b, &story, &turn, plies).await;
+
+    // A point of the graph: the board after its ply, the move played drawn.
+    let k = story["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|p| p["move"].is_string())
+        .unwrap();
+    b.click(&format!("#graph .pt[data-ply='{k}']")).await;
+    b.wait(
+        "the board after the ply",
+        &format!(
+            "return document.querySelector('#review-caption').textContent.startsWith('Ply {} of {plies}:')",
+            k + 1
+        ),
+    )
+    .await;
+    assert_eq!(
+        board_text(&b).await["pieces"],
+        ur_pieces(story["plies"][k]["position"].as_str().unwrap())
+    );
+    let played = b
+        .js("return document.querySelector('#board .arrow.played')?.dataset.move ?? null")
+        .await;
+    assert_eq!(played, story["plies"][k]["move"]);
+    b.close().await;
+}
+
 /// How many items a JSON list holds.
 fn numbers(list: &Value) -> usize {
     list.as_array().map_or(0, Vec::len)
@@ -1322,7 +1466,7 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
     let scratch = Scratch::new("page-shots");
     let table = finkel2_table(&scratch);
     let server = Server::start(&scratch.path("data"), &["--table", &table]);
-    let finished = finished_bot_game(&server, FINKEL2, 1);
+    let (finished, _) = finished_bot_game(&server, FINKEL2, 1, "light");
     let finished = finished["id"].as_str().unwrap();
     let driver = Driver::start("shots").await;
     for (size, name) in [(PHONE, "phone"), (DESKTOP, "desktop")] {

@@ -67,6 +67,8 @@ function tray(game, layout, t, count, flip) {
  * - `moves`: the legal moves to offer, `[{move, from, to}]` (none for a
  *   watcher or when it is not this browser's turn);
  * - `selected`: the place whose moves are shown; `last`: `{from, to, side}`;
+ * - `arrows`: moves drawn as arrows, `[{move, from, to, side, kind}]`,
+ *   `kind` a class (`played`, `best`);
  * - `onPick(place, byKey)`, `onFocus(place)`, `onPlay(move)`.
  *
  * Returns `{svg, select(place), focus(place)}`: `select` shows where the
@@ -116,6 +118,8 @@ export function drawBoard(opts) {
     g.append(s("g", { class: "anim" }, game.pieceShape(side)));
     pieces.append(g);
   }
+
+  if (opts.arrows?.length) svg.append(drawArrows(game, layout, opts.arrows, flip));
 
   // The moves on offer: each source is a button, each target of the
   // selected source too.
@@ -198,6 +202,28 @@ export function drawBoard(opts) {
     all[next].focus();
   });
   return { svg, select, focus: (place) => sourceEl(place)?.focus() };
+}
+
+/**
+ * Moves drawn as arrows from the centre of one place to the centre of
+ * another, each with its head at the target and its `kind` as a class.
+ */
+function drawArrows(game, layout, arrows, flip) {
+  const g = s("g", { class: "arrows", "aria-hidden": "true" });
+  for (const a of arrows) {
+    const from = placeXY(game, layout, a.from, a.side, flip);
+    const to = placeXY(game, layout, a.to, a.side, flip);
+    const len = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+    const [ux, uy] = [(to.x - from.x) / len, (to.y - from.y) / len];
+    // The line stops short of the target's centre, where the head ends.
+    const tip = { x: to.x - ux * 18, y: to.y - uy * 18 };
+    const base = { x: tip.x - ux * 30, y: tip.y - uy * 30 };
+    const head = [tip, { x: base.x - uy * 18, y: base.y + ux * 18 }, { x: base.x + uy * 18, y: base.y - ux * 18 }];
+    g.append(s("g", { class: `arrow ${a.kind}`, "data-move": a.move, "data-from": a.from, "data-to": a.to },
+      s("line", { x1: from.x + ux * 18, y1: from.y + uy * 18, x2: base.x, y2: base.y, class: "shaft" }),
+      s("polygon", { points: head.map((p) => `${p.x},${p.y}`).join(" "), class: "head" })));
+  }
+  return g;
 }
 
 /** Slides the piece that just moved from where it was. */

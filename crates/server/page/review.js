@@ -3,7 +3,7 @@
 // table for the rules (with each side's mistakes and the chance they
 // lost), otherwise of the race count, each side's steps still to go.
 
-import { gamePath, getJSON, ruleSet } from "./api.js";
+import { gamePath, getJSON, loadSeat, ruleSet } from "./api.js";
 import { drawBoard, drawThrow } from "./board.js";
 import { h, percent, s, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
@@ -99,6 +99,12 @@ export async function showReview(main, id) {
   const [rules, story] = await Promise.all([ruleSet(st.game, st.rules), getJSON(`${gamePath(id)}/plies`)]);
   const n = story.plies.length;
   let index = n;
+  // The viewer's side at the bottom, as on the game page.
+  const flip = game.flips && loadSeat(id)?.seat === "dark";
+  const fromTo = (move) => {
+    const [from, to] = ends(move);
+    return { from, to };
+  };
 
   const caption = h("p", { class: "turn", id: "review-caption", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dice" });
@@ -112,27 +118,69 @@ export async function showReview(main, id) {
   const button = (label, bar, flip, go) => h("button", { type: "button", class: "quiet step", "aria-label": label, onclick: go }, icon(bar, flip));
   const g = graph(story, (i) => show(i));
 
-  function show(i) {
-    index = Math.max(0, Math.min(n, i));
+  const turns = story.analysis?.turns ?? [];
+  // The move a ply played and, with a table, the best move when another:
+  // arrows for the board and words for the caption.
+  const drawn = (k) => {
+    const p = story.plies[k];
+    const arrows = [];
+    let words = "";
+    if (p.move) arrows.push({ move: p.move, kind: "played", side: p.side, ...fromTo(p.move) });
+    const best = turns[k]?.best;
+    if (best && best !== p.move) {
+      arrows.push({ move: best, kind: "best", side: p.side, ...fromTo(best) });
+      words = ` The best move was ${best} (the dashed arrow).`;
+    } else if (best) words = " It was the best move.";
+    return { arrows, words };
+  };
+  const chance = (i) => percent(i ? story.analysis.light_chances[i - 1] : story.analysis.start);
+
+  /**
+   * Shows ply `k + 1`. With `before`, the board it was played on, its
+   * throw and the move drawn on it; otherwise the board after it. The
+   * step counts the positions: `k` before the ply, `k + 1` after it.
+   */
+  function showPly(k, before) {
+    const p = story.plies[k];
+    index = before ? k : k + 1;
     range.value = String(index);
-    const p = index > 0 ? story.plies[index - 1] : null;
-    let last = null;
-    if (p?.move) {
-      const [from, to] = ends(p.move);
-      last = { from, to, side: p.side };
-    }
-    const at = p ?? story.start;
+    const at = before ? (k > 0 ? story.plies[k - 1] : story.start) : p;
+    const { arrows, words } = drawn(k);
     boardBox.replaceChildren(drawBoard({
-      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p?.side ?? null, flip: false, last,
+      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p.side, flip, arrows,
+      last: !before && p.move ? { ...fromTo(p.move), side: p.side } : null,
     }).svg);
-    dice.replaceChildren(...(p?.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
-    let text = p ? `Ply ${index} of ${n}: ${plyWords(game, p)}` : `The start: ${n} plies follow.`;
-    if (story.analysis) text += ` Light's chance to win: ${percent(index ? story.analysis.light_chances[index - 1] : story.analysis.start)}.`;
-    else text += ` Steps to go: light ${(p ?? story.start).race.light}, dark ${(p ?? story.start).race.dark}.`;
+    dice.replaceChildren(...(p.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
+    let text = `Ply ${k + 1} of ${n}: ${plyWords(game, p)}${words}`;
+    if (story.analysis) text += ` Light's chance to win ${before ? "before it" : "after it"}: ${chance(index)}.`;
+    else text += ` Steps to go${before ? " before it" : ""}: light ${at.race.light}, dark ${at.race.dark}.`;
     caption.textContent = text;
     g.at(index);
     for (const el of main.querySelectorAll(".pt.current")) el.classList.remove("current");
-    main.querySelector(`.pt[data-ply="${index - 1}"]`)?.classList.add("current");
+    main.querySelector(`.pt[data-ply="${k}"]`)?.classList.add("current");
+    history.replaceState(null, "", `#ply=${k + 1}`);
+  }
+
+  /** Shows the position after `i` plies (the start for 0). */
+  function show(i) {
+    i = Math.max(0, Math.min(n, i));
+    if (i > 0) {
+      showPly(i - 1, false);
+      return;
+    }
+    index = 0;
+    range.value = "0";
+    boardBox.replaceChildren(drawBoard({
+      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: story.start, side: null, flip,
+    }).svg);
+    dice.replaceChildren();
+    let text = `The start: ${n} plies follow.`;
+    if (story.analysis) text += ` Light's chance to win: ${chance(0)}.`;
+    else text += ` Steps to go: light ${story.start.race.light}, dark ${story.start.race.dark}.`;
+    caption.textContent = text;
+    g.at(0);
+    for (const el of main.querySelectorAll(".pt.current")) el.classList.remove("current");
+    history.replaceState(null, "", location.pathname);
   }
 
   range.addEventListener("input", () => show(Number(range.value)));
@@ -152,7 +200,7 @@ export async function showReview(main, id) {
               class: `mistake ${side}`,
               "data-ply": t.ply,
               "data-lost": t.lost,
-              onclick: () => show(t.ply),
+              onclick: () => showPly(t.ply, true),
             }, h("span", { class: "m-ply" }, `Ply ${t.ply + 1}`),
             ` threw ${t.roll}, played ${t.move}; best ${t.best}. `,
             h("strong", {}, `−${(t.lost * 100).toFixed(2)} points`)))))
@@ -190,5 +238,8 @@ export async function showReview(main, id) {
     if (e.key === "ArrowLeft") show(index - 1);
     if (e.key === "ArrowRight") show(index + 1);
   });
-  show(n);
+  // `#ply=N` opens on ply N, as played: the board it was played on.
+  const asked = Number(location.hash.match(/^#ply=(\d+)$/)?.[1] ?? 0);
+  if (asked >= 1 && asked <= n) showPly(asked - 1, true);
+  else show(n);
 }
