@@ -936,7 +936,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
     .await;
     assert_eq!(
         visible_controls(&host).await,
-        ["Fair dice", "copy", "invite-link"]
+        ["Fair dice", "coordinates", "copy", "invite-link"]
     );
     watcher.open(&server.addr, &format!("/g/{id}")).await;
     watcher
@@ -945,7 +945,10 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
             "return document.getElementById('game')?.dataset.seat === 'watcher'",
         )
         .await;
-    assert_eq!(visible_controls(&watcher).await, ["Fair dice"]);
+    assert_eq!(
+        visible_controls(&watcher).await,
+        ["Fair dice", "coordinates"]
+    );
 
     // In play: the host may resign; a watcher has nothing to press.
     assert_eq!(server.state(&id)["status"], "waiting");
@@ -968,7 +971,10 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         .await;
     }
     assert!(visible_controls(&host).await.contains(&"resign".to_owned()));
-    assert_eq!(visible_controls(&watcher).await, ["Fair dice"]);
+    assert_eq!(
+        visible_controls(&watcher).await,
+        ["Fair dice", "coordinates"]
+    );
 
     // Over: the record, the review and a new game, and no resignation.
     let over = server.post(
@@ -987,11 +993,23 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
     }
     assert_eq!(
         visible_controls(&host).await,
-        ["Fair dice", "download", "rematch", "review-link"]
+        [
+            "Fair dice",
+            "coordinates",
+            "download",
+            "rematch",
+            "review-link"
+        ]
     );
     assert_eq!(
         visible_controls(&watcher).await,
-        ["Fair dice", "New game", "download", "review-link"]
+        [
+            "Fair dice",
+            "New game",
+            "coordinates",
+            "download",
+            "review-link"
+        ]
     );
     host.close().await;
     watcher.close().await;
@@ -1527,6 +1545,60 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
         b.screenshot(&format!("review-{name}")).await;
         b.close().await;
     }
+}
+
+/// The squares' names drawn on the board, as `cell:name`, sorted.
+async fn coordinates(b: &Browser) -> Value {
+    b.js("return [...document.querySelectorAll('#board .coord')] \
+            .map(c => c.closest('[data-cell]').dataset.cell + ':' + c.textContent).sort()")
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_squares_names_are_shown_at_a_switch_that_is_remembered() {
+    let bench = Bench::start("coordinates", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    start_game(&b, &server.addr, &UR_BOT).await;
+    b.find("#board svg").await;
+    assert_eq!(coordinates(&b).await, json!([]), "off at first");
+    let squares = server.state(
+        &b.js("return location.pathname.slice(3)")
+            .await
+            .as_str()
+            .unwrap()
+            .to_owned(),
+    )["board"]["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| {
+            let name = q["name"].as_str().unwrap();
+            format!("{name}:{name}")
+        })
+        .collect::<BTreeSet<_>>();
+    assert_eq!(squares.len(), 20);
+    let expected = json!(squares.into_iter().collect::<Vec<_>>());
+    b.click("#coordinates").await;
+    b.wait(
+        "the squares' names",
+        "return document.querySelectorAll('#board .coord').length",
+    )
+    .await;
+    assert_eq!(coordinates(&b).await, expected, "every square named");
+    // Remembered: a reload draws them again.
+    b.client.refresh().await.unwrap();
+    b.wait(
+        "the board again",
+        "return document.querySelector('#board svg') && document.querySelector('#coordinates')?.checked",
+    )
+    .await;
+    assert_eq!(coordinates(&b).await, expected, "remembered");
+    b.screenshot("ur-coordinates-desktop").await;
+    b.fit(PHONE).await;
+    fits(&b, "the board with its squares' names at phone size").await;
+    b.screenshot("ur-coordinates-phone").await;
+    b.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

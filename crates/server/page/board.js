@@ -4,7 +4,7 @@
 // between the games (pieces, marks, trays, dice, words) is in each game's
 // module (games.js); nothing here reads a position's text.
 
-import { reducedMotion, s, sideName } from "./dom.js";
+import { h, reducedMotion, s, sideName } from "./dom.js";
 
 const C = 100; // a square's side, in the drawing's units
 
@@ -67,6 +67,8 @@ function tray(game, layout, t, count, flip) {
  * - `moves`: the legal moves to offer, `[{move, from, to}]` (none for a
  *   watcher or when it is not this browser's turn);
  * - `selected`: the place whose moves are shown; `last`: `{from, to, side}`;
+ * - `coordinates`: whether each square shows its name (where the game
+ *   shows no number of its own);
  * - `arrows`: moves drawn as arrows, `[{move, from, to, side, kind}]`,
  *   `kind` a class (`played`, `best`);
  * - `onPick(place, byKey)`, `onFocus(place)`, `onPlay(move)`.
@@ -104,6 +106,7 @@ export function drawBoard(opts) {
     const c = cell(sq.name, shown.mark);
     if (shown.named) c.classList.add("named");
     if (shown.number) c.append(s("text", { x: -40, y: -30, class: "house-no" }, shown.number));
+    else if (opts.coordinates) c.append(s("text", { x: 42, y: 42, class: "coord" }, sq.name));
     c.append(s("title", {}, shown.title));
     squares.append(c);
   }
@@ -224,6 +227,23 @@ function drawArrows(game, layout, arrows, flip) {
       s("polygon", { points: head.map((p) => `${p.x},${p.y}`).join(" "), class: "head" })));
   }
   return g;
+}
+
+const COORDINATES = "race.coordinates";
+
+/** Whether the reader chose to see the squares' names (remembered). */
+export function showCoordinates() {
+  return localStorage.getItem(COORDINATES) === "on";
+}
+
+/** The switch for the squares' names; `redraw` draws the board again. */
+export function coordinatesSwitch(redraw) {
+  const box = h("input", { type: "checkbox", id: "coordinates", checked: showCoordinates() });
+  box.addEventListener("change", () => {
+    localStorage.setItem(COORDINATES, box.checked ? "on" : "off");
+    redraw();
+  });
+  return h("label", { class: "switch small" }, box, " Square names");
 }
 
 /** Slides the piece that just moved from where it was. */

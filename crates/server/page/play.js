@@ -6,7 +6,7 @@ import {
   createGame, gamePath, getJSON, joinGame, loadSeat, loadSettings, pendingJoin, Refused, request, ruleSet,
   sendMove, watch,
 } from "./api.js";
-import { animateMove, drawBoard, drawThrow } from "./board.js";
+import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
 import { ends, holder, plyWords, rulesLine, rulesName } from "./words.js";
@@ -108,7 +108,7 @@ export async function showGame(main, id, net) {
         h("div", { class: "table" },
           h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice), dice),
           boardBox,
-          h("div", { class: "under" }, help, resign)),
+          h("div", { class: "under" }, help, coordinatesSwitch(renderBoard), resign)),
         h("aside", { class: "side-panel card" }, h("h2", {}, "Moves"), log, fair)));
   main.replaceChildren(view);
 
@@ -178,6 +178,7 @@ export async function showGame(main, id, net) {
       placed: ui.st.board,
       side: ui.st.side,
       flip,
+      coordinates: showCoordinates(),
       moves: moves(),
       selected: ui.selected,
       last,

@@ -4,7 +4,7 @@
 // lost), otherwise of the race count, each side's steps still to go.
 
 import { gamePath, getJSON, loadSeat, ruleSet } from "./api.js";
-import { drawBoard, drawThrow } from "./board.js";
+import { coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, percent, s, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
 import { ends, plyWords, rulesLine, rulesName } from "./words.js";
@@ -133,6 +133,8 @@ export async function showReview(main, id) {
     } else if (best) words = " It was the best move.";
     return { arrows, words };
   };
+  // Shows again what is shown, after a setting changed.
+  let again = () => show(n);
   const chance = (i) => percent(i ? story.analysis.light_chances[i - 1] : story.analysis.start);
 
   /**
@@ -141,13 +143,14 @@ export async function showReview(main, id) {
    * step counts the positions: `k` before the ply, `k + 1` after it.
    */
   function showPly(k, before) {
+    again = () => showPly(k, before);
     const p = story.plies[k];
     index = before ? k : k + 1;
     range.value = String(index);
     const at = before ? (k > 0 ? story.plies[k - 1] : story.start) : p;
     const { arrows, words } = drawn(k);
     boardBox.replaceChildren(drawBoard({
-      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p.side, flip, arrows,
+      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p.side, flip, arrows, coordinates: showCoordinates(),
       last: !before && p.move ? { ...fromTo(p.move), side: p.side } : null,
     }).svg);
     dice.replaceChildren(...(p.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
@@ -168,10 +171,11 @@ export async function showReview(main, id) {
       showPly(i - 1, false);
       return;
     }
+    again = () => show(0);
     index = 0;
     range.value = "0";
     boardBox.replaceChildren(drawBoard({
-      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: story.start, side: null, flip,
+      game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: story.start, side: null, flip, coordinates: showCoordinates(),
     }).svg);
     dice.replaceChildren();
     let text = `The start: ${n} plies follow.`;
@@ -227,7 +231,8 @@ export async function showReview(main, id) {
           button("One ply back", false, false, () => show(index - 1)),
           range,
           button("One ply on", false, true, () => show(index + 1)),
-          button("Last position", true, true, () => show(n)))),
+          button("Last position", true, true, () => show(n))),
+        coordinatesSwitch(() => again())),
       h("aside", { class: "side-panel card" },
         h("h2", {}, story.analysis ? "Light's chance to win" : "The race: steps to go"),
         g.svg,
