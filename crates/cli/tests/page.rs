@@ -1559,16 +1559,10 @@ async fn the_squares_names_are_shown_at_a_switch_that_is_remembered() {
     let bench = Bench::start("coordinates", &[]).await;
     let (server, driver) = (&bench.server, &bench.driver);
     let b = driver.browser(DESKTOP).await;
-    start_game(&b, &server.addr, &UR_BOT).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
     b.find("#board svg").await;
     assert_eq!(coordinates(&b).await, json!([]), "off at first");
-    let squares = server.state(
-        &b.js("return location.pathname.slice(3)")
-            .await
-            .as_str()
-            .unwrap()
-            .to_owned(),
-    )["board"]["squares"]
+    let squares = server.state(&id)["board"]["squares"]
         .as_array()
         .unwrap()
         .iter()
