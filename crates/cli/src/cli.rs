@@ -533,13 +533,19 @@ pub struct ServeArgs {
     /// Where to listen; port 0 picks a free port.
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: std::net::SocketAddr,
-    /// The folder of the database (created if missing).
+    /// The data folder: the database, and the tables in its `tables/`
+    /// (each opened at start; created if missing).
     #[arg(long, value_name = "DIR", default_value = "./race-data")]
     pub data: PathBuf,
     /// A solved Royal Game of Ur table (from `race solve`); repeat for
     /// several rule sets. Offers the bot level `perfect` for its rules.
     #[arg(long, value_name = "PATH")]
     pub table: Vec<PathBuf>,
+    /// A Royal Game of Ur rule set whose table is solved in the background
+    /// at the lowest priority when the data folder holds none, written to
+    /// DIR/tables/ and offered as soon as it is done; repeat for several.
+    #[arg(long, value_name = "RULES")]
+    pub solve: Vec<String>,
     /// Milliseconds the bot waits before each move.
     #[arg(long, value_name = "MS", default_value_t = 600)]
     pub bot_pace: u64,

@@ -29,6 +29,7 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
     }
     let config = Config {
         tables: a.table.clone(),
+        solve: a.solve.clone(),
         bot_pace: Duration::from_millis(a.bot_pace),
         create_limit: a.create_limit,
         connections: a.max_connections,
@@ -58,6 +59,7 @@ fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
     let data = a.data.display().to_string();
     let (input, code, message) = match e {
         ServeError::Table(t) => (t.path.clone(), "table", t.why.clone()),
+        ServeError::Solve { error, .. } => ("--solve".to_owned(), error.code(), e.to_string()),
         ServeError::Listen { addr, why } => (
             "--addr".to_owned(),
             "listen",

@@ -6,18 +6,13 @@ use std::path::{Path, PathBuf};
 
 use royal_ur::Variant;
 use serde_json::{Value, json};
-use ur_solve::{RguError, Solution, Table, TableError, ValueType, Written};
+use ur_solve::{RguError, Solution, Table, ValueType, Written};
 
 use crate::cli::{TableAction, TableArgs, TableExportArgs, TableImportArgs, TablesArgs};
 use crate::emit;
 use crate::engine::table_refusal;
 use crate::error::{Outcome, Refused};
 use crate::output;
-
-/// The folder of a data folder that holds its tables.
-fn tables_folder(data: &Path) -> PathBuf {
-    data.join("tables")
-}
 
 /// Where a table of `variant` goes: `out`, or the data folder's
 /// `tables/` under the name the rules give it (the data folder and its
@@ -38,7 +33,7 @@ pub fn table_destination(
         return Ok(out.to_path_buf());
     }
     output::claim_folder(data, "--data")?;
-    let folder = tables_folder(data);
+    let folder = race_games::tables_folder(data);
     output::claim_folder(&folder, "--data")?;
     let path = folder.join(ur_solve::table_file_name(variant, value_type));
     output::claim(&path, force, "--data", "")?;
@@ -57,27 +52,9 @@ pub fn write_table_file(
     path: &Path,
     input: &str,
 ) -> Result<Written, Refused> {
-    let temp = output::temp_path(path);
-    let written = ur_solve::write_table(solution, value_type, &temp).and_then(|written| {
-        let _held = output::hold_writes();
-        std::fs::rename(&temp, path)
-            .map(|()| written)
-            .map_err(|source| TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-    });
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        let e = match e {
-            TableError::Io { source, .. } => TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
-            other => other,
-        };
-        table_refusal(input, &e)
-    })
+    let _held = output::hold_writes();
+    ur_solve::write_table_whole(solution, value_type, path, &output::temp_path(path))
+        .map_err(|e| table_refusal(input, &e))
 }
 
 /// An `.rgu` refusal: exit 1 with its code.
@@ -128,29 +105,14 @@ fn describe(path: &Path) -> Value {
 
 /// `race tables [--data DIR]`.
 pub fn tables_cmd(a: &TablesArgs) -> Outcome {
-    let folder = tables_folder(&a.data);
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&folder) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| {
-                p.is_file()
-                    && !p
-                        .file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => {
-            return Err(Refused::new(
-                "--data",
-                "file",
-                format!("{}: {}", folder.display(), crate::error::io_words(&e)),
-            )
-            .into());
-        }
-    };
-    files.sort();
+    let folder = race_games::tables_folder(&a.data);
+    let files = race_games::table_files(&a.data).map_err(|e| {
+        Refused::new(
+            "--data",
+            "file",
+            format!("{}: {}", folder.display(), crate::error::io_words(&e)),
+        )
+    })?;
     let tables: Vec<Value> = files.iter().map(|p| describe(p)).collect();
     if a.json {
         let report = json!({

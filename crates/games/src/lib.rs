@@ -16,6 +16,7 @@ mod board;
 mod bot;
 mod catalogue;
 mod encode;
+mod folder;
 mod game;
 mod games;
 mod kind;
@@ -37,6 +38,7 @@ pub use catalogue::{
     catalogue, kind_of_rules_line, preset_of, read_rules, record_names,
 };
 pub use encode::{action_mask, move_for_action};
+pub use folder::{SolveProgress, TableSolve, TableSolveError, table_files, tables_folder};
 pub use game::{BadPosition, Inconsistent, RaceGame};
 pub use games::senet::SenetMoveView;
 pub use games::ur::UrMoveView;

@@ -31,7 +31,9 @@ use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
 use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
 use crate::wire::{CreateRequest, Opponent, ResultView, SeatsView, SideChoice, StateView};
-use race_games::{AnyBot, AnyGame, AnyVariant, BotError, Level, ResultView as ResultOf, Tables};
+use race_games::{
+    AnyBot, AnyGame, AnyVariant, BotError, Level, ResultView as ResultOf, Tables, TablesError,
+};
 
 /// How long a game stays in memory once nobody asks for it or follows it;
 /// it is loaded again from the store when asked for.
@@ -292,7 +294,8 @@ pub enum HubError {
 pub struct Hub {
     store: Arc<dyn Store>,
     games: RwLock<HashMap<String, Arc<Slot>>>,
-    tables: Tables,
+    /// The tables held, swapped whole when one is added while serving.
+    tables: RwLock<Arc<Tables>>,
     pace: Duration,
     metrics: Arc<Metrics>,
     bots: Semaphore,
@@ -346,7 +349,7 @@ impl Hub {
         Arc::new(Hub {
             store,
             games: RwLock::new(HashMap::new()),
-            tables,
+            tables: RwLock::new(Arc::new(tables)),
             pace,
             metrics,
             bots: Semaphore::new(threads),
@@ -524,7 +527,7 @@ impl Hub {
         let seats = g.seats.map(|h| match h {
             Holder::Person(h) => Ok(Seat::Person(h)),
             Holder::Open(h) => Ok(Seat::Open(h)),
-            Holder::Bot(level) => match AnyBot::with_tables(&g.rules, level, &self.tables) {
+            Holder::Bot(level) => match AnyBot::with_tables(&g.rules, level, &self.tables()) {
                 Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
                 Err(_) if over => Ok(Seat::Bot(level, None)),
                 Err(e) => Err(fail(bot_refusal(&e))),
@@ -651,7 +654,7 @@ impl Hub {
             commitment: &live.commitment,
             seed: over.then_some(live.seed_hex.as_str()),
             record_url: format!("/api/games/{id}/record"),
-            light_chance: game.light_chance(&self.tables),
+            light_chance: game.light_chance(&self.tables()),
         };
         let head = if log_from.is_some() {
             DELTA_HEAD
@@ -708,7 +711,7 @@ impl Hub {
             .map_err(|e| Refusal::bad_request(e.to_string()))?;
         let bot = match req.opponent {
             Opponent::Bot => Some(
-                AnyBot::with_tables(&rules, req.level, &self.tables)
+                AnyBot::with_tables(&rules, req.level, &self.tables())
                     .map_err(|e| Refusal::bad_request(bot_refusal(&e)))?,
             ),
             Opponent::Friend => None,
@@ -1090,10 +1093,25 @@ impl Hub {
         &self.metrics
     }
 
-    /// The tables given.
+    /// The tables held now (a table solved while serving joins them).
     #[must_use]
-    pub fn tables(&self) -> &Tables {
-        &self.tables
+    pub fn tables(&self) -> Arc<Tables> {
+        Arc::clone(&self.tables.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Adds the table file at `path` to the tables held, so that its rules
+    /// offer the bot level `perfect` and the review graph from now on.
+    ///
+    /// # Errors
+    ///
+    /// [`TablesError`] for a file that is not a table or a second table
+    /// for rules already held; the tables held are then unchanged.
+    pub fn add_table(&self, path: &std::path::Path) -> Result<(), TablesError> {
+        let mut held = self.tables.write().unwrap_or_else(PoisonError::into_inner);
+        let mut tables = Tables::clone(&held);
+        tables.add(path)?;
+        *held = Arc::new(tables);
+        Ok(())
     }
 }
 

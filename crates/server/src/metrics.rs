@@ -28,6 +28,15 @@ pub struct Metrics {
     queued: AtomicI64,
     cut: AtomicU64,
     busy: Mutex<BTreeMap<&'static str, u64>>,
+    solves: Mutex<BTreeMap<String, Solving>>,
+}
+
+/// Where the solve of one rule set's table stands.
+#[derive(Clone, Copy, Debug, Default)]
+struct Solving {
+    phase: &'static str,
+    states_done: u64,
+    states: u64,
 }
 
 impl Metrics {
@@ -124,6 +133,23 @@ impl Metrics {
             .unwrap_or_else(PoisonError::into_inner)
             .entry(cap)
             .or_default() += 1;
+    }
+
+    /// The table of `rules` being solved in the background is in `phase`
+    /// (`queued`, `sweeping`, `residual`, `writing`, `done`, `failed`)
+    /// with `states_done` of its `states` settled.
+    pub fn solving(&self, rules: &str, phase: &'static str, states_done: u64, states: u64) {
+        self.solves
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(
+                rules.to_owned(),
+                Solving {
+                    phase,
+                    states_done,
+                    states,
+                },
+            );
     }
 
     /// A request was answered after `took`.
@@ -239,7 +265,58 @@ impl Metrics {
         let sum = self.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
         let _ = writeln!(out, "race_request_duration_seconds_sum {sum}");
         let _ = writeln!(out, "race_request_duration_seconds_count {count}");
+        self.render_solves(&mut out);
         out
+    }
+
+    /// The tables being solved in the background: states settled, states
+    /// in all and the phase, by rule set.
+    fn render_solves(&self, out: &mut String) {
+        let solves = self
+            .solves
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        if solves.is_empty() {
+            return;
+        }
+        let label = |rules: &str| rules.replace('\\', "\\\\").replace('"', "\\\"");
+        for (name, help, value) in [
+            (
+                "race_table_solve_states_done",
+                "States settled by the solve of a table in the background, by rule set.",
+                (|s: &Solving| s.states_done) as fn(&Solving) -> u64,
+            ),
+            (
+                "race_table_solve_states",
+                "States of a table being solved in the background, by rule set.",
+                |s: &Solving| s.states,
+            ),
+        ] {
+            let _ = writeln!(out, "# HELP {name} {help}");
+            let _ = writeln!(out, "# TYPE {name} gauge");
+            for (rules, solving) in &solves {
+                let _ = writeln!(
+                    out,
+                    "{name}{{rules=\"{}\"}} {}",
+                    label(rules),
+                    value(solving)
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "# HELP race_table_solve_phase The phase of a table's solve in the background (1 for the phase it is in), by rule set."
+        );
+        let _ = writeln!(out, "# TYPE race_table_solve_phase gauge");
+        for (rules, solving) in &solves {
+            let _ = writeln!(
+                out,
+                "race_table_solve_phase{{rules=\"{}\",phase=\"{}\"}} 1",
+                label(rules),
+                solving.phase
+            );
+        }
     }
 }
 
@@ -262,6 +339,7 @@ mod tests {
         m.queued(-100);
         m.stream_cut();
         m.busy("streams_per_address");
+        m.solving("finkel", "sweeping", 40, 100);
         let text = m.render();
         for line in [
             "race_games{status=\"waiting\"} 1",
@@ -278,6 +356,9 @@ mod tests {
             "race_event_bytes_queued 200",
             "race_streams_cut_total 1",
             "race_busy_total{cap=\"streams_per_address\"} 1",
+            "race_table_solve_states_done{rules=\"finkel\"} 40",
+            "race_table_solve_states{rules=\"finkel\"} 100",
+            "race_table_solve_phase{rules=\"finkel\",phase=\"sweeping\"} 1",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in\n{text}");
         }

@@ -24,7 +24,7 @@ fn to_json(status: StatusCode, value: &impl serde::Serialize) -> Result<Response
 /// `GET /api/rules`: both games' named rule sets, custom fields, bot
 /// levels, and the rule sets with a solved table.
 pub async fn catalogue(State(app): State<App>) -> Result<Response, ApiError> {
-    to_json(StatusCode::OK, &race_games::catalogue(app.hub.tables()))
+    to_json(StatusCode::OK, &race_games::catalogue(&app.hub.tables()))
 }
 
 /// The query of `GET /api/rules/{game}`.
@@ -53,7 +53,7 @@ pub async fn rule_set(
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let rules = AnyVariant::read(game, query.rules.as_deref())
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    to_json(StatusCode::OK, &rules.view(app.hub.tables()))
+    to_json(StatusCode::OK, &rules.view(&app.hub.tables()))
 }
 
 /// The query of `GET /api/games/{id}/plies`.
@@ -74,7 +74,7 @@ pub async fn plies(
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let game = slot.game().await;
-    let tables = app.hub.tables().clone();
+    let tables = app.hub.tables();
     let from = query.from.map_or(0, |n| n as usize);
     // The table is memory-mapped: its pages are read on a blocking thread.
     let told = tokio::task::spawn_blocking(move || {

@@ -25,7 +25,7 @@ use crate::sqlite::{OpenError, Sqlite};
 use crate::stall::WriteTimeout;
 use crate::store::{Store, StoreError};
 use crate::throttle::Throttle;
-use race_games::{Tables, TablesError};
+use race_games::{TableSolve, TableSolveError, Tables, TablesError};
 
 /// How long a client may take to send a request's head; an idle
 /// connection is closed after as long.
@@ -64,8 +64,13 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The folder of the database.
     pub data: PathBuf,
-    /// Solved Royal Game of Ur tables, one per rule set.
+    /// Solved Royal Game of Ur tables, one per rule set, beside those of
+    /// the data folder's `tables/` (every file there is opened).
     pub tables: Vec<PathBuf>,
+    /// Rule sets whose tables are solved in the background, once the
+    /// server is up, when no table of theirs is held; each is written to
+    /// the data folder's `tables/` and offered as soon as it is done.
+    pub solve: Vec<String>,
     /// The pause before each bot move.
     pub bot_pace: Duration,
     /// Games one address may create a minute; 0 for no limit.
@@ -101,6 +106,7 @@ impl Config {
             addr,
             data,
             tables: Vec::new(),
+            solve: Vec::new(),
             bot_pace: Duration::from_millis(600),
             create_limit: 60,
             connections_per_address: CONNECTIONS_PER_ADDRESS,
@@ -124,10 +130,23 @@ pub struct TableError {
     pub why: String,
 }
 
-/// Opens every table file, saying which one could not be taken.
-fn open_tables(paths: &[PathBuf]) -> Result<Tables, TableError> {
+/// Opens every table of the data folder's `tables/` and every file of
+/// `paths` (one that is also in the folder once), saying which one could
+/// not be taken.
+fn open_tables(data: &std::path::Path, paths: &[PathBuf]) -> Result<Tables, TableError> {
+    let folder = race_games::table_files(data).map_err(|e| TableError {
+        path: race_games::tables_folder(data).display().to_string(),
+        why: format!("the folder cannot be read: {e}"),
+    })?;
+    let found: Vec<PathBuf> = folder
+        .iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    let given = paths
+        .iter()
+        .filter(|p| p.canonicalize().map_or(true, |p| !found.contains(&p)));
     let mut tables = Tables::default();
-    for path in paths {
+    for path in folder.iter().chain(given) {
         tables.add(path).map_err(|e| TableError {
             path: path.display().to_string(),
             why: match e {
@@ -136,7 +155,103 @@ fn open_tables(paths: &[PathBuf]) -> Result<Tables, TableError> {
             },
         })?;
     }
+    for rules in tables.rules_of::<race_games::royal_ur::Ur>() {
+        tracing::info!("table of {rules}: the bot level perfect and the review graph are offered");
+    }
     Ok(tables)
+}
+
+/// The tables of `rules` to solve in the background: those not held yet,
+/// each once; a rule set the solver refuses is an error naming it.
+fn missing_tables(rules: &[String], tables: &Tables) -> Result<Vec<TableSolve>, ServeError> {
+    let mut missing: Vec<TableSolve> = Vec::new();
+    for text in rules {
+        let solve = TableSolve::new(text).map_err(|error| ServeError::Solve {
+            rules: text.clone(),
+            error,
+        })?;
+        if solve.is_in(tables) {
+            tracing::info!("--solve {text}: its table is held already");
+        } else if missing.iter().all(|m| m.rules() != solve.rules()) {
+            missing.push(solve);
+        }
+    }
+    Ok(missing)
+}
+
+/// Solves the tables one after another on a thread of the lowest
+/// priority, so that play is not slowed, and adds each to the hub as
+/// soon as it is written; the log and `/metrics` follow each solve.
+fn solve_in_background(hub: Arc<Hub>, data: PathBuf, solves: Vec<TableSolve>) {
+    let spawned = std::thread::Builder::new()
+        .name("race-solve".to_owned())
+        .spawn(move || {
+            lower_priority();
+            let metrics = Arc::clone(hub.metrics());
+            for solve in &solves {
+                metrics.solving(&solve.rules(), "queued", 0, 0);
+            }
+            for solve in &solves {
+                solve_one(&hub, &data, solve);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!("the tables cannot be solved: no thread for them: {e}");
+    }
+}
+
+/// Solves one table, writes it and adds it to the hub, saying so in the
+/// log: a line when a phase starts and at every tenth of the states.
+fn solve_one(hub: &Hub, data: &std::path::Path, solve: &TableSolve) {
+    let rules = solve.rules();
+    let metrics = hub.metrics();
+    let started = Instant::now();
+    tracing::info!("solving the table of {rules} in the background");
+    let mut said = ("", 0);
+    let mut states = 0;
+    let solved = solve.run(data, |p| {
+        metrics.solving(&rules, p.phase, p.states_done, p.states);
+        states = p.states;
+        let tenth = p.states_done.saturating_mul(10) / p.states.max(1);
+        if (p.phase, tenth) != said {
+            said = (p.phase, tenth);
+            tracing::info!(
+                "solving {rules}: {}, {} of {} states settled, {:.0} s",
+                p.phase,
+                p.states_done,
+                p.states,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    });
+    let added = solved.map_err(|e| e.to_string()).and_then(|path| {
+        hub.add_table(&path)
+            .map(|()| path)
+            .map_err(|e| e.to_string())
+    });
+    match added {
+        Ok(path) => {
+            metrics.solving(&rules, "done", states, states);
+            tracing::info!(
+                "table of {rules} solved in {:.1} s and written to {}: the bot level perfect and the review graph are offered",
+                started.elapsed().as_secs_f64(),
+                path.display()
+            );
+        }
+        Err(e) => {
+            metrics.solving(&rules, "failed", 0, 0);
+            tracing::error!("the table of {rules} could not be solved: {e}");
+        }
+    }
+}
+
+/// Puts the calling thread (and the threads it starts, which inherit it)
+/// at the lowest priority, nice 19.
+fn lower_priority() {
+    let thread = rustix::thread::gettid();
+    if let Err(e) = rustix::process::setpriority_process(Some(thread), 19) {
+        tracing::warn!("the solving thread keeps its priority: {e}");
+    }
 }
 
 /// Why the server could not start or stop cleanly.
@@ -146,6 +261,14 @@ pub enum ServeError {
     /// A table file could not be opened.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// A rule set to solve is none, or one the solver refuses.
+    #[error("--solve {rules}: {error}")]
+    Solve {
+        /// The rules as given.
+        rules: String,
+        /// Why.
+        error: TableSolveError,
+    },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -178,6 +301,8 @@ pub struct Server {
     connections: Arc<Gate>,
     stall: Duration,
     unfinished: u64,
+    data: PathBuf,
+    solves: Vec<TableSolve>,
 }
 
 impl Server {
@@ -190,7 +315,8 @@ impl Server {
     /// [`ServeError`] naming the table, the store, the game or the address
     /// that failed.
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
-        let tables = open_tables(&config.tables)?;
+        let tables = open_tables(&config.data, &config.tables)?;
+        let solves = missing_tables(&config.solve, &tables)?;
         let data = config.data.clone();
         let allow_shared = config.allow_shared_data;
         let store: Arc<dyn Store> = Arc::new(
@@ -244,6 +370,8 @@ impl Server {
             connections: Arc::new(Gate::new(config.connections_per_address, connections)),
             stall: config.stall,
             unfinished,
+            data: config.data.clone(),
+            solves,
         })
     }
 
@@ -262,7 +390,8 @@ impl Server {
 
     /// Serves until `shutdown` resolves; then stops accepting, ends the
     /// event streams and the bots, lets requests in flight finish (up to
-    /// 10 s), and closes the store.
+    /// 10 s), and closes the store. The tables to solve are solved
+    /// meanwhile (a solve not done when the server stops is dropped).
     ///
     /// # Errors
     ///
@@ -274,8 +403,13 @@ impl Server {
             app,
             connections,
             stall,
+            data,
+            solves,
             ..
         } = self;
+        if !solves.is_empty() {
+            solve_in_background(Arc::clone(&app.hub), data, solves);
+        }
         let router = routes::router(app.clone());
         let graceful = GracefulShutdown::new();
         let mut builder = hyper::server::conn::http1::Builder::new();

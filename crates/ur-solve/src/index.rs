@@ -312,11 +312,7 @@ impl Index {
             rules: variant.to_string(),
             reason: format!("the {route} path {reason}"),
         };
-        if !route.mirrors() {
-            return Err(refuse(
-                "is not the same for both sides with rows 1 and 3 swapped",
-            ));
-        }
+        check_mirrors(variant)?;
         let route_len = route.len();
         let pieces = variant.pieces();
         let cell_step = step_table(route, Path::step_of);
@@ -832,6 +828,26 @@ impl Block {
     pub(crate) fn len(&self) -> u64 {
         u64::from(self.my_subsets) * u64::from(self.their_subsets)
     }
+}
+
+/// Refuses a path that is not the same for both sides with rows 1 and 3
+/// swapped: one table for one side to move needs it (no path of
+/// `royal-ur` is otherwise).
+///
+/// # Errors
+///
+/// [`SolveError::Rules`] naming the path.
+pub(crate) fn check_mirrors(variant: &Variant) -> Result<(), SolveError> {
+    let route = variant.path();
+    if route.mirrors() {
+        return Ok(());
+    }
+    Err(SolveError::Rules {
+        rules: variant.to_string(),
+        reason: format!(
+            "the {route} path is not the same for both sides with rows 1 and 3 swapped"
+        ),
+    })
 }
 
 #[cfg(test)]

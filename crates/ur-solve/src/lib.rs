@@ -29,8 +29,10 @@ pub use error::{AnalysisError, LookupError, RguError, SolveError, TableError};
 pub use index::{Index, State};
 pub use moves::Successor;
 pub use rgu::{RGU_MAGIC, RguWritten, export_rgu, import_rgu, rgu_key};
-pub use solve::{Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, solve};
+pub use solve::{
+    Progress, Solution, SolveOptions, SolveStats, Stage, WinChances, check_rules, solve,
+};
 pub use table::{
     MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16,
-    table_file_name, to_p16, write_table,
+    table_file_name, to_p16, write_table, write_table_whole,
 };

@@ -267,6 +267,31 @@ impl Solution {
     }
 }
 
+/// Whether [`solve`] takes `variant`, decided from its counts and its
+/// path alone (nothing is built), so that a program can refuse a rule set
+/// before it starts the work.
+///
+/// # Errors
+///
+/// As [`solve`]: [`SolveError::TooBig`] for a rule set with more states
+/// than a successor code names, [`SolveError::Rules`] for a path that is
+/// not the same for both sides.
+///
+/// # Examples
+///
+/// ```
+/// use royal_ur::Variant;
+///
+/// assert!(ur_solve::check_rules(&Variant::FINKEL).is_ok());
+/// let murray: Variant = "path=murray pieces=5".parse()?;
+/// assert_eq!(ur_solve::check_rules(&murray).unwrap_err().code(), "too_big");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_rules(variant: &Variant) -> Result<(), SolveError> {
+    check_size(variant, royal_ur::count_positions(variant) / 2)?;
+    crate::index::check_mirrors(variant)
+}
+
 /// Solves a rule set: every state's chance that the side to move wins.
 ///
 /// `progress` is called after every sweep and during the residual pass.
@@ -301,7 +326,7 @@ pub fn solve(
     mut progress: impl FnMut(&Progress),
 ) -> Result<Solution, SolveError> {
     check(options)?;
-    check_size(variant, royal_ur::count_positions(variant) / 2)?;
+    check_rules(variant)?;
     let started = Instant::now();
     let index = Index::new(variant)?;
     let rules = Transitions::new(&index)?;

@@ -299,6 +299,42 @@ const fn padding(len: usize) -> usize {
     len.next_multiple_of(8) - len
 }
 
+/// Writes a solution to `temp` (with [`write_table`]) and renames it to
+/// `path`, so that `path` holds a whole table or what it held before;
+/// `temp` is removed when either step fails. Give a `temp` in `path`'s
+/// folder (a rename does not cross file systems) that readers of the
+/// folder pass over, such as a hidden name.
+///
+/// # Errors
+///
+/// [`TableError::Io`] naming `path` when the file cannot be written or
+/// renamed.
+pub fn write_table_whole(
+    solution: &Solution,
+    value_type: ValueType,
+    path: &Path,
+    temp: &Path,
+) -> Result<Written, TableError> {
+    let written = write_table(solution, value_type, temp).and_then(|written| {
+        std::fs::rename(temp, path)
+            .map(|()| written)
+            .map_err(|source| TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+    });
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(temp);
+        match e {
+            TableError::Io { source, .. } => TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            },
+            other => other,
+        }
+    })
+}
+
 /// Writes a solution to a table file. A 2-byte table also lists the
 /// choices that keep its perfect move the f64 values' (found on the
 /// machine's threads).
