@@ -15,6 +15,14 @@ use senet::Senet;
 
 use crate::{Raise, dataclass, kind, to_py};
 
+/// What [`PyGame::turn`] gives: the side to move, its observation and
+/// its action mask.
+type Turn<'py> = (
+    Option<&'static str>,
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<i8>>,
+);
+
 /// A game of either kind.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Played {
@@ -563,6 +571,32 @@ impl PyGame {
                 .err(py)),
             }
         })
+    }
+
+    /// The turn as an agent sees it, in one call: the side to move, the
+    /// observation it sees and its action mask as int8; once over `None`,
+    /// what `observation()` gives and an all-zero mask.
+    fn turn<'py>(&self, py: Python<'py>) -> Turn<'py> {
+        each!(&self.game, g, G => {
+            let variant = g.variant();
+            let mut obs = vec![0.0; G::observation_len(variant)];
+            G::observe(variant, g.position(), g.roll(), &mut obs);
+            let mut mask = vec![false; G::action_count(variant)];
+            action_mask::<G>(variant, g.position(), g.legal(), &mut mask);
+            let mask: Vec<i8> = mask.into_iter().map(i8::from).collect();
+            (
+                g.side().map(Side::as_str),
+                PyArray1::from_vec(py, obs),
+                PyArray1::from_vec(py, mask),
+            )
+        })
+    }
+
+    /// Plays `action` as `play_action` does (lost turns settled after
+    /// it) and returns the `turn()` that follows, in one call.
+    fn play_turn<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Turn<'py>> {
+        self.play_action(py, action)?;
+        Ok(self.turn(py))
     }
 
     /// Takes back the last move (and the turns lost after it) or a

@@ -10,8 +10,7 @@
 //! first observation with reward 0 and counts it as the slot's next game.
 
 use dice_core::{Game, Lean, Seed, Side};
-use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use numpy::{PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use race_games::{Kind, RaceGame, action_mask, move_for_action};
 use royal_ur::Ur;
@@ -42,25 +41,14 @@ struct Games<G: RaceGame> {
 /// Why a batch could not be made or stepped.
 type Failure = (&'static str, String);
 
-/// The arrays one call fills, row `i` for slot `i`.
-struct Out {
-    observations: Vec<f32>,
-    masks: Vec<bool>,
-    rewards: Vec<f32>,
-    terminated: Vec<bool>,
-    sides: Vec<i8>,
-}
-
-impl Out {
-    fn new(n: usize, obs: usize, actions: usize) -> Out {
-        Out {
-            observations: vec![0.0; n * obs],
-            masks: vec![false; n * actions],
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            sides: vec![0; n],
-        }
-    }
+/// The arrays one call fills, row `i` for slot `i`: the batch's buffers,
+/// every number of them written by each call.
+struct Out<'a> {
+    observations: &'a mut [f32],
+    masks: &'a mut [bool],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    sides: &'a mut [i8],
 }
 
 fn seed_of(seed: &str, slot: usize, episode: u64) -> Result<Seed, Failure> {
@@ -108,8 +96,16 @@ impl<G: RaceGame> Games<G> {
         G::action_count(&self.variant)
     }
 
+    /// Writes every slot's observation, mask and side into `out`, and
+    /// zero rewards and terminations.
+    fn observe(&self, out: &mut Out<'_>) {
+        out.rewards.fill(0.0);
+        out.terminated.fill(false);
+        self.observe_games(out);
+    }
+
     /// Writes every slot's observation, mask and side into `out`.
-    fn observe(&self, out: &mut Out) {
+    fn observe_games(&self, out: &mut Out<'_>) {
         let (obs_len, actions) = (self.obs_len(), self.action_count());
         let rows = out
             .observations
@@ -156,12 +152,14 @@ impl<G: RaceGame> Games<G> {
     }
 
     /// Plays each slot's action (or starts its next game), then observes.
-    fn step(&mut self, actions: &[i64], out: &mut Out) -> Result<(), Failure> {
+    fn step(&mut self, actions: &[i64], out: &mut Out<'_>) -> Result<(), Failure> {
         let moves = self.check(actions)?;
         let rows = out.rewards.iter_mut().zip(out.terminated.iter_mut());
         for (i, ((slot, mv), (reward, terminated))) in
             self.slots.iter_mut().zip(moves).zip(rows).enumerate()
         {
+            *reward = 0.0;
+            *terminated = false;
             if slot.ended {
                 slot.episode += 1;
                 slot.game = game_of(&self.variant, &self.seed, i, slot.episode)?;
@@ -186,7 +184,7 @@ impl<G: RaceGame> Games<G> {
                 };
             }
         }
-        self.observe(out);
+        self.observe_games(out);
         Ok(())
     }
 
@@ -229,10 +227,13 @@ macro_rules! on {
     };
 }
 
-/// Many games of one rule set, stepped together.
+/// Many games of one rule set, stepped together, and the arrays their
+/// calls fill: each call writes them in place and returns views of them,
+/// so that a step allocates nothing for its answers.
 #[pyclass(module = "race_games._native", name = "Batch", subclass)]
 pub(crate) struct PyBatch {
     games: Batches,
+    buffers: Buffers,
 }
 
 type Arrays<'py> = (
@@ -243,6 +244,16 @@ type Arrays<'py> = (
     Bound<'py, PyArray1<i8>>,
 );
 
+/// The batch's own arrays, never handed out themselves (only views of
+/// them), so that nothing but the batch reshapes or locks them.
+struct Buffers {
+    observations: Py<PyArray2<f32>>,
+    masks: Py<PyArray2<bool>>,
+    rewards: Py<PyArray1<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    sides: Py<PyArray1<i8>>,
+}
+
 fn failed(py: Python<'_>, (code, why): Failure) -> PyErr {
     let class = if code == "bad_action" || code == "actions" {
         "RefusedError"
@@ -252,15 +263,79 @@ fn failed(py: Python<'_>, (code, why): Failure) -> PyErr {
     Raise::new(class, code, why).err(py)
 }
 
-fn matrix<'py, T: numpy::Element>(
+fn internal(py: Python<'_>, why: impl ToString) -> PyErr {
+    Raise::new("RaceError", "internal", why.to_string()).err(py)
+}
+
+/// A new view of `array`: the same numbers, its own shape and flags.
+fn view<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     py: Python<'py>,
-    data: Vec<T>,
-    n: usize,
-    width: usize,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    let array = Array2::from_shape_vec((n, width), data)
-        .map_err(|e| Raise::new("RaceError", "internal", e.to_string()).err(py))?;
-    Ok(array.into_pyarray(py))
+    array: &Py<PyArray<T, D>>,
+) -> PyResult<Bound<'py, PyArray<T, D>>> {
+    Ok(array.bind(py).call_method0("view")?.cast_into()?)
+}
+
+impl Buffers {
+    fn new(py: Python<'_>, n: usize, obs: usize, actions: usize) -> Buffers {
+        Buffers {
+            observations: PyArray2::zeros(py, [n, obs], false).unbind(),
+            masks: PyArray2::zeros(py, [n, actions], false).unbind(),
+            rewards: PyArray1::zeros(py, n, false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            sides: PyArray1::zeros(py, n, false).unbind(),
+        }
+    }
+
+    /// Runs `write` on the arrays with Python's lock released.
+    fn fill<R: Send>(
+        &self,
+        py: Python<'_>,
+        write: impl FnOnce(&mut Out<'_>) -> R + Send,
+    ) -> PyResult<R> {
+        let mut observations = self
+            .observations
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut masks = self
+            .masks
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut rewards = self
+            .rewards
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut terminated = self
+            .terminated
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut sides = self
+            .sides
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut out = Out {
+            observations: observations.as_slice_mut().map_err(|e| internal(py, e))?,
+            masks: masks.as_slice_mut().map_err(|e| internal(py, e))?,
+            rewards: rewards.as_slice_mut().map_err(|e| internal(py, e))?,
+            terminated: terminated.as_slice_mut().map_err(|e| internal(py, e))?,
+            sides: sides.as_slice_mut().map_err(|e| internal(py, e))?,
+        };
+        Ok(py.detach(|| write(&mut out)))
+    }
+
+    fn views<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        Ok((
+            view(py, &self.observations)?,
+            view(py, &self.masks)?,
+            view(py, &self.rewards)?,
+            view(py, &self.terminated)?,
+            view(py, &self.sides)?,
+        ))
+    }
 }
 
 /// A seed as text: text as it is, a number in decimal.
@@ -276,24 +351,6 @@ impl SeedArg {
             SeedArg::Text(t) => t,
             SeedArg::Number(n) => n.to_string(),
         }
-    }
-}
-
-impl PyBatch {
-    fn arrays<'py>(&self, py: Python<'py>, out: Out) -> PyResult<Arrays<'py>> {
-        let n = self.len();
-        let (obs, actions) = on!(&self.games, b => (b.obs_len(), b.action_count()));
-        Ok((
-            matrix(py, out.observations, n, obs)?,
-            matrix(py, out.masks, n, actions)?,
-            PyArray1::from_vec(py, out.rewards),
-            PyArray1::from_vec(py, out.terminated),
-            PyArray1::from_vec(py, out.sides),
-        ))
-    }
-
-    fn blank(&self) -> Out {
-        on!(&self.games, b => Out::new(b.slots.len(), b.obs_len(), b.action_count()))
     }
 }
 
@@ -327,7 +384,10 @@ impl PyBatch {
             }
         }
         .map_err(|f| failed(py, f))?;
-        Ok(PyBatch { games })
+        let buffers = on!(&games, b => Buffers::new(py, n, b.obs_len(), b.action_count()));
+        let batch = PyBatch { games, buffers };
+        batch.observe(py)?;
+        Ok(batch)
     }
 
     /// How many games it steps.
@@ -410,11 +470,13 @@ impl PyBatch {
     }
 
     /// (observations, action masks, rewards, terminated, sides to move) as
-    /// they stand, rewards and terminations zero.
+    /// they stand, rewards and terminations zero; views of the batch's
+    /// arrays, as `step` gives.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
-        let mut out = self.blank();
-        on!(&self.games, b => b.observe(&mut out));
-        self.arrays(py, out)
+        let games = &self.games;
+        self.buffers
+            .fill(py, |out| on!(games, b => b.observe(out)))?;
+        self.buffers.views(py)
     }
 
     /// Plays one action in each game (ignored in a game that ended on the
@@ -423,18 +485,29 @@ impl PyBatch {
     /// bool, rewards `(n,)` float32 (+1 to the side that won with the move,
     /// 0 for a draw or a game on), terminated `(n,)` bool and the side to
     /// move `(n,)` int8 (0 light, 1 dark, -1 over). An action that names no
-    /// legal move raises `RefusedError` and no game moves.
+    /// legal move raises `RefusedError`, no game moves and the arrays keep
+    /// their numbers.
+    ///
+    /// The arrays are views of the batch's own, which the next `step`,
+    /// `reset` or `observe` writes over in place: copy what is kept.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<Arrays<'py>> {
-        let actions: Vec<i64> = actions.as_array().to_vec();
-        let mut out = self.blank();
+        let owned;
+        let actions = match actions.as_slice() {
+            Ok(contiguous) => contiguous,
+            Err(_) => {
+                owned = actions.as_array().to_vec();
+                &owned[..]
+            }
+        };
         let games = &mut self.games;
-        py.detach(|| on!(games, b => b.step(&actions, &mut out)))
+        self.buffers
+            .fill(py, |out| on!(games, b => b.step(actions, out)))?
             .map_err(|f| failed(py, f))?;
-        self.arrays(py, out)
+        self.buffers.views(py)
     }
 }
 

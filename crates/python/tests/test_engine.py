@@ -10,6 +10,7 @@ import pickle
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
+import numpy as np
 import pytest
 
 import race_games as rg
@@ -291,3 +292,25 @@ def test_the_two_piece_finkel_table_gives_its_value(finkel2p_table: Path) -> Non
     with pytest.raises(rg.BotError) as e:
         rg.Table(finkel2p_table.parent / "none.table")
     assert e.value.code
+
+
+@pytest.mark.parametrize("game", ["ur", "senet"])
+def test_play_turn_is_play_action_then_the_turn(game: str) -> None:
+    one, other = rg.Game(game, seed="turns"), rg.Game(game, seed="turns")
+    while not one.over:
+        side, obs, mask = one.turn()
+        assert side == one.side and mask.dtype == np.int8
+        assert np.array_equal(obs, one.observation()) and np.array_equal(mask, one.action_mask())
+        with pytest.raises(rg.RefusedError) as e:
+            one.play_turn(99)
+        assert e.value.code == "bad_action" and one == other
+        action = one.legal_actions()[-1]
+        other.play_action(action)
+        side, obs, mask = one.play_turn(action)
+        assert one == other and side == other.side
+        assert np.array_equal(obs, other.observation())
+        assert np.array_equal(mask, other.action_mask().astype(np.int8))
+    assert side is None and not mask.any()
+    with pytest.raises(rg.RefusedError) as e:
+        one.play_turn(0)
+    assert e.value.code == "game_over"

@@ -73,3 +73,31 @@ def test_the_vector_env_is_a_gymnasium_vector_env() -> None:
         obs, reward, term, trunc, info = env.step(actions)
         assert obs.dtype == np.float32 and reward.shape == (4,) and not trunc.any()
         assert ((info["side"] == -1) == term).all()
+
+
+def test_a_step_writes_over_the_arrays_of_the_last_and_a_refusal_keeps_them() -> None:
+    batch = rvec.Ur(6, seed="views")
+    _, mask, _ = batch.reset()
+    actions = mask.argmax(axis=1).astype(np.int64)
+    obs, mask, reward, term, side = batch.step(actions)
+    kept = [a.copy() for a in (obs, mask, reward, term, side)]
+    actions = mask.argmax(axis=1).astype(np.int64)
+    later = batch.step(actions)
+    for old, new, copy in zip((obs, mask, reward, term, side), later, kept):
+        assert np.shares_memory(old, new), "one set of arrays, written in place"
+        assert np.array_equal(old, new)
+    assert not np.array_equal(kept[0], later[0]), "the copy kept the last step's numbers"
+    for i in range(6):
+        assert np.array_equal(batch.game_at(i).observation(), later[0][i])
+    # Reshaping a view changes nothing the batch writes.
+    later[0].shape = (6 * 66,)
+    bad = later[1].argmax(axis=1).astype(np.int64)
+    bad[0] = 99
+    before = [a.copy() for a in batch.observe()]
+    with pytest.raises(rg.RefusedError):
+        batch.step(bad)
+    assert all(np.array_equal(a, b) for a, b in zip(before, batch.observe()))
+    # Actions strided in memory are read as well as contiguous ones.
+    strided = np.repeat(later[1].argmax(axis=1).astype(np.int64), 2)[::2]
+    assert batch.step(strided)[0].shape == (6, 66)
+    assert all(batch.game_at(i).ply > 0 for i in range(6))

@@ -72,6 +72,7 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         self._none = np.zeros(count, np.int8)
         self.np_random, _ = seeding.np_random(None)
         self.seed_text = ""
+        self._turn = probe.turn()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -80,11 +81,11 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Dict[str, npt.NDArray[Any]]:
-        moving = self.game.side == agent
-        return {
-            "observation": self.game.observation(agent),
-            "action_mask": self.game.action_mask().view(np.int8) if moving else self._none,
-        }
+        # The mover's observation and mask came with the last move.
+        side, observation, mask = self._turn
+        if agent == side:
+            return {"observation": observation, "action_mask": mask}
+        return {"observation": self.game.observation(agent), "action_mask": self._none}
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is not None:
@@ -99,7 +100,8 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos: Dict[str, Dict[str, Any]] = {a: {"seed": self.seed_text} for a in AGENTS}
-        side = self.game.side
+        self._turn = self.game.turn()
+        side = self._turn[0]
         assert side is not None, "a new game has a side to move"
         self.agent_selection = side
 
@@ -112,23 +114,23 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         try:
             if action is None:
                 raise RefusedError("no action", "bad_action")
-            self.game.play_action(int(action))
+            # One engine call a move: it plays, settles the turns lost
+            # after it and gives the next side, observation and mask.
+            self._turn = self.game.play_turn(int(action))
         except RefusedError:
             self.game.resign(agent)
             self.infos[agent]["illegal"] = True
-        # One engine call in a game that goes on: a seeded game has a side
-        # to move exactly while it is not over.
-        side = self.game.side
-        if side is None:
-            result = self.game.result
-            assert result is not None, "a game over has a result"
-            for a in AGENTS:
-                self.terminations[a] = True
-                self.rewards[a] = (
-                    0.0 if result.winner is None else 1.0 if result.winner == a else -1.0
-                )
-        else:
+            self._turn = self.game.turn()
+        side = self._turn[0]
+        if side is not None:
+            # Nothing to accumulate: every reward is 0 while the game goes on.
             self.agent_selection = side
+            return
+        result = self.game.result
+        assert result is not None, "a game over has a result"
+        for a in AGENTS:
+            self.terminations[a] = True
+            self.rewards[a] = 0.0 if result.winner is None else 1.0 if result.winner == a else -1.0
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
