@@ -184,6 +184,10 @@ impl Cluster {
 
     /// Makes and starts the cluster, stopped when this process ends; its
     /// URL.
+    #[expect(
+        clippy::zombie_processes,
+        reason = "the stopper outlives this process: it waits for it to end"
+    )]
     fn start() -> String {
         let bin = Cluster::bin();
         let dir = std::env::temp_dir().join(format!("race-pg-{}", std::process::id()));
