@@ -537,6 +537,16 @@ pub struct ServeArgs {
     /// (each opened at start; created if missing).
     #[arg(long, value_name = "DIR", default_value = "./race-data")]
     pub data: PathBuf,
+    /// Keep the games in this PostgreSQL database instead of the SQLite
+    /// one in --data (several servers may share it), e.g.
+    /// postgres://race@127.0.0.1/race.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "RACE_DATABASE",
+        hide_env_values = true
+    )]
+    pub database: Option<String>,
     /// A solved Royal Game of Ur table (from `race solve`); repeat for
     /// several rule sets. Offers the bot level `perfect` for its rules.
     #[arg(long, value_name = "PATH")]

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use race_games::Kind as GameKind;
 use race_server::loadtest::{self, LoadError, Options};
-use race_server::{Config, HubError, OpenError, ServeError};
+use race_server::{Config, Database, HubError, OpenError, ServeError};
 
 use crate::cli::{GameName, LoadtestArgs, ServeArgs};
 use crate::emit;
@@ -27,7 +27,15 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
             "give a number of seconds from 0 (for ever) to 1000000000",
         ));
     }
+    let database = match a.database.as_deref().map(Database::parse).transpose() {
+        Ok(database) => database,
+        Err(e) => return Err(Refused::new("--database", "database", e.0).into()),
+    };
+    let place = database
+        .as_ref()
+        .map_or_else(|| a.data.display().to_string(), ToString::to_string);
     let config = Config {
+        database,
         tables: a.table.clone(),
         solve: a.solve.clone(),
         bot_pace: Duration::from_millis(a.bot_pace),
@@ -46,17 +54,17 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
     let served = race_server::serve_until_signal(&config, |addr, games| {
         announced = emit(&format!("listening on http://{addr}/\n"));
         eprintln!(
-            "race serve: {games} unfinished games in {} (each loaded when first asked for); ready in {:.2} s",
-            config.data.display(),
+            "race serve: {games} unfinished games in {place} (each loaded when first asked for); ready in {:.2} s",
             started.elapsed().as_secs_f64()
         );
     });
     announced?;
-    served.map_err(|e| serve_refusal(&e, a))
+    served.map_err(|e| serve_refusal(&e, place))
 }
 
-fn serve_refusal(e: &ServeError, a: &ServeArgs) -> Failure {
-    let data = a.data.display().to_string();
+/// What `race serve` answers when it cannot start; `data` names the
+/// store (the folder, or the database without its password).
+fn serve_refusal(e: &ServeError, data: String) -> Failure {
     let (input, code, message) = match e {
         ServeError::Table(t) => (t.path.clone(), "table", t.why.clone()),
         ServeError::Solve { error, .. } => ("--solve".to_owned(), error.code(), e.to_string()),

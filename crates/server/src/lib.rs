@@ -21,6 +21,7 @@ mod limit;
 pub mod loadtest;
 mod metrics;
 mod page;
+mod postgres;
 mod refusal;
 mod review;
 mod routes;
@@ -37,6 +38,7 @@ pub use error::ApiError;
 pub use hub::{Hub, HubError, Plan, Seated, Slot};
 pub use limit::CreateLimit;
 pub use metrics::Metrics;
+pub use postgres::{Database, Postgres};
 pub use refusal::{Fault, INTERNAL_MESSAGE, Refusal};
 pub use routes::{CSP, router};
 pub use serve::{

@@ -20,6 +20,7 @@ use crate::edge::{App, Peer};
 use crate::hub::{Hub, HubError};
 use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
+use crate::postgres::{Database, Postgres};
 use crate::routes;
 use crate::sqlite::{OpenError, Sqlite};
 use crate::stall::WriteTimeout;
@@ -95,6 +96,9 @@ pub struct Config {
     /// (else the start is refused; the folder and files the server makes
     /// are its owner's alone either way).
     pub allow_shared_data: bool,
+    /// A PostgreSQL database to keep the games in instead of the SQLite
+    /// one in `data`; several servers may share it.
+    pub database: Option<Database>,
 }
 
 impl Config {
@@ -116,6 +120,7 @@ impl Config {
             stall: STALL,
             waiting_expiry: WAITING_EXPIRY,
             allow_shared_data: false,
+            database: None,
         }
     }
 }
@@ -306,7 +311,8 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the store in `config.data`, checks that every unfinished
+    /// Opens the store (the PostgreSQL `config.database`, else the
+    /// SQLite one in `config.data`), checks that every unfinished
     /// game's bot can play, and binds `config.addr`. The games are loaded
     /// when first asked for.
     ///
@@ -319,11 +325,15 @@ impl Server {
         let solves = missing_tables(&config.solve, &tables)?;
         let data = config.data.clone();
         let allow_shared = config.allow_shared_data;
-        let store: Arc<dyn Store> = Arc::new(
-            tokio::task::spawn_blocking(move || Sqlite::open_with(&data, allow_shared))
-                .await
-                .map_err(|e| StoreError(e.to_string()))??,
-        );
+        let database = config.database.clone();
+        let store = tokio::task::spawn_blocking(move || -> Result<Arc<dyn Store>, ServeError> {
+            Ok(match database {
+                Some(db) => Arc::new(Postgres::open(&db)?),
+                None => Arc::new(Sqlite::open_with(&data, allow_shared)?),
+            })
+        })
+        .await
+        .map_err(|e| StoreError(e.to_string()))??;
         let pace = config.bot_pace;
         let expiry = (!config.waiting_expiry.is_zero()).then_some(config.waiting_expiry);
         let loader = Arc::clone(&store);

@@ -21,12 +21,10 @@ use dice_core::Side;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 use tokio::sync::oneshot;
 
-use crate::secret::{JoinSeal, TokenHash};
 use crate::store::{
-    Change, Counts, Holder, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
-    Unfinished,
+    Change, Counts, GameRow, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
+    Unfinished, bots_of, holder_text, rules_of,
 };
-use race_games::{AnyVariant, Kind, Level};
 
 /// The database file inside the data folder.
 pub const DB_FILE: &str = "race.sqlite3";
@@ -376,14 +374,6 @@ fn apply_one(tx: &mut Transaction<'_>, change: &Change) -> Result<(), StoreError
     Ok(())
 }
 
-fn holder_text(holder: &Holder) -> (String, Option<&[u8]>) {
-    match holder {
-        Holder::Person(h) => ("person".into(), Some(&h.0[..])),
-        Holder::Open(h) => ("open".into(), Some(&h.0[..])),
-        Holder::Bot(level) => (format!("bot:{level}"), None),
-    }
-}
-
 fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
     let at = now();
     let changed = match change {
@@ -476,80 +466,26 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
      resigned, ply, position, key, join_check, join_seal, created";
 
-fn bad(id: &str, what: &str) -> StoreError {
-    StoreError(format!("stored game {id}: {what}"))
-}
-
-fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreError> {
-    let hash = || {
-        hash.as_deref()
-            .and_then(|h| <[u8; 32]>::try_from(h).ok())
-            .map(TokenHash)
-            .ok_or_else(|| bad(id, "a seat's token hash is not 32 bytes"))
-    };
-    match text {
-        "person" => Ok(Holder::Person(hash()?)),
-        "open" => Ok(Holder::Open(hash()?)),
-        _ => text
-            .strip_prefix("bot:")
-            .and_then(|word| word.parse::<Level>().ok())
-            .map(Holder::Bot)
-            .ok_or_else(|| bad(id, &format!("a seat is held by {text:?}"))),
-    }
-}
-
-/// The rules of a row whose columns 1 and 2 are `game` and `rules`.
-fn rules_of(id: &str, row: &Row<'_>) -> Result<AnyVariant, StoreError> {
-    let game: String = row.get(1)?;
-    let kind = Kind::from_exact_word(&game).ok_or_else(|| bad(id, "an unknown game"))?;
-    let rules_text: String = row.get(2)?;
-    AnyVariant::read(kind, Some(&rules_text)).map_err(|e| bad(id, &e.to_string()))
-}
-
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
-    let id: String = row.get(0)?;
-    let rules = rules_of(&id, row)?;
-    let light = holder(&id, &row.get::<_, String>(4)?, row.get(5)?)?;
-    let dark = holder(&id, &row.get::<_, String>(6)?, row.get(7)?)?;
-    let status: String = row.get(8)?;
-    let resigned: Option<String> = row.get(9)?;
-    let resigned = match resigned.as_deref() {
-        None => None,
-        Some(word) => Some(
-            word.parse::<Side>()
-                .map_err(|_| bad(&id, "resigned names no side"))?,
-        ),
-    };
-    let check: Option<Vec<u8>> = row.get(13)?;
-    let sealed: Option<Vec<u8>> = row.get(14)?;
-    let join = match (check, sealed) {
-        (None, None) => None,
-        (Some(check), Some(sealed)) => Some(JoinSeal {
-            check: check
-                .try_into()
-                .map_err(|_| bad(&id, "a join check is not 32 bytes"))?,
-            sealed: sealed
-                .try_into()
-                .map_err(|_| bad(&id, "a sealed token is not 24 bytes"))?,
-        }),
-        _ => return Err(bad(&id, "a join check without its sealed token")),
-    };
-    Ok(StoredGame {
-        rules,
+    GameRow {
+        id: row.get(0)?,
+        game: row.get(1)?,
+        rules: row.get(2)?,
         seed: row.get(3)?,
-        seats: [light, dark],
-        moves: Vec::new(),
-        resigned,
-        join,
-        summary: Summary {
-            status: Status::from_word(&status).ok_or_else(|| bad(&id, "an unknown status"))?,
-            ply: row.get(10)?,
-            position: row.get(11)?,
-            key: row.get(12)?,
-        },
+        light: row.get(4)?,
+        light_hash: row.get(5)?,
+        dark: row.get(6)?,
+        dark_hash: row.get(7)?,
+        status: row.get(8)?,
+        resigned: row.get(9)?,
+        ply: row.get(10)?,
+        position: row.get(11)?,
+        key: row.get(12)?,
+        join_check: row.get(13)?,
+        join_seal: row.get(14)?,
         created: row.get(15)?,
-        id,
-    })
+    }
+    .decode()
 }
 
 fn with_moves(conn: &Connection, mut game: StoredGame) -> Result<StoredGame, StoreError> {
@@ -587,23 +523,17 @@ impl crate::store::Store for Sqlite {
         self.read(|conn| {
             let mut stmt = conn
                 .prepare("SELECT id, game, rules, light, dark FROM games WHERE status != 'over'")?;
-            let rows =
-                stmt.query_map([], |row| {
-                    Ok((|| {
-                        let id: String = row.get(0)?;
-                        let rules = rules_of(&id, row)?;
-                        let mut bots = Vec::new();
-                        for column in [3, 4] {
-                            let holder: String = row.get(column)?;
-                            if let Some(word) = holder.strip_prefix("bot:") {
-                                bots.push(word.parse::<Level>().map_err(|_| {
-                                    bad(&id, &format!("a seat is held by {holder:?}"))
-                                })?);
-                            }
-                        }
-                        Ok(Unfinished { id, rules, bots })
-                    })())
-                })?;
+            let rows = stmt.query_map([], |row| {
+                Ok((|| {
+                    let id: String = row.get(0)?;
+                    let rules =
+                        rules_of(&id, &row.get::<_, String>(1)?, &row.get::<_, String>(2)?)?;
+                    let light: String = row.get(3)?;
+                    let dark: String = row.get(4)?;
+                    let bots = bots_of(&id, [&light, &dark])?;
+                    Ok(Unfinished { id, rules, bots })
+                })())
+            })?;
             rows.collect::<Result<Result<_, _>, _>>()?
         })
     }
@@ -664,7 +594,9 @@ impl crate::store::Store for Sqlite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
+    use crate::secret::TokenHash;
+    use crate::store::{Holder, Store};
+    use race_games::{AnyVariant, Kind, Level};
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("race-store-{name}-{}", std::process::id()));
@@ -691,15 +623,6 @@ mod tests {
                 key: "k0".into(),
             },
             created: 1000,
-        }
-    }
-
-    fn after(ply: u32) -> Summary {
-        Summary {
-            status: Status::Playing,
-            ply,
-            position: format!("p{ply}"),
-            key: format!("k{ply}"),
         }
     }
 
@@ -882,94 +805,6 @@ mod tests {
             matches!(g.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal())))
         );
         assert_eq!(g.join.and_then(|s| s.open("invite", &key)), Some(token));
-        store.close().unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[tokio::test]
-    async fn changes_survive_a_reopen_and_a_bad_change_fails_alone() {
-        let dir = scratch("reopen");
-        let store = Sqlite::open(&dir).unwrap();
-        assert!(Sqlite::open(&dir).is_err(), "a second server is kept off");
-        store
-            .write(Change::Create(Box::new(game("g1"))))
-            .await
-            .unwrap();
-        let mv = |ply: u32, text: &str| StoredMove {
-            ply,
-            text: text.into(),
-        };
-        let a = store.write(Change::Move {
-            id: "g1".into(),
-            n: 0,
-            mv: mv(0, "hand-a1"),
-            after: after(1),
-        });
-        // The same index twice: the second is refused, the others stand.
-        let b = store.write(Change::Move {
-            id: "g1".into(),
-            n: 0,
-            mv: mv(1, "x"),
-            after: after(2),
-        });
-        let c = store.write(Change::Move {
-            id: "g1".into(),
-            n: 1,
-            mv: mv(2, "a1-b1"),
-            after: after(3),
-        });
-        assert!(a.await.is_ok());
-        assert!(b.await.is_err());
-        assert!(c.await.is_ok());
-        assert!(
-            store
-                .write(Change::Join {
-                    id: "g1".into(),
-                    seat: Side::Dark,
-                    token: TokenHash::of("b"),
-                    seal: None,
-                    after: after(3)
-                })
-                .await
-                .is_err(),
-            "a bot seat is not open"
-        );
-        store.close().unwrap();
-        drop(store);
-
-        let store = Sqlite::open(&dir).unwrap();
-        let g = store.load("g1").unwrap().unwrap();
-        assert_eq!(g.moves, vec![mv(0, "hand-a1"), mv(2, "a1-b1")]);
-        assert_eq!(g.summary, after(3));
-        assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
-        assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
-        let unfinished = store.unfinished().unwrap();
-        assert_eq!(unfinished.len(), 1);
-        assert_eq!(unfinished[0].bots, vec![Level::Ladder(2)]);
-        assert_eq!(store.counts().unwrap(), [0, 1, 0]);
-        assert!(store.load("nope").unwrap().is_none());
-
-        // A game waiting for its friend expires; one being played does not.
-        let mut waiting = game("g2");
-        waiting.summary.status = Status::Waiting;
-        store
-            .write(Change::Create(Box::new(waiting)))
-            .await
-            .unwrap();
-        assert_eq!(
-            store.waiting_since(2000, 10).unwrap(),
-            vec!["g2".to_owned()]
-        );
-        assert!(store.waiting_since(1000, 10).unwrap().is_empty());
-        let expire = |id: &str, before| Change::Expire {
-            id: id.into(),
-            before,
-        };
-        assert!(store.write(expire("g2", 1000)).await.is_err(), "too young");
-        assert!(store.write(expire("g1", 2000)).await.is_err(), "playing");
-        store.write(expire("g2", 2000)).await.unwrap();
-        assert!(store.load("g2").unwrap().is_none());
-        assert_eq!(store.counts().unwrap(), [0, 1, 0]);
         store.close().unwrap();
         let _ = std::fs::remove_dir_all(&dir);
     }

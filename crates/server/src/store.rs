@@ -14,7 +14,7 @@ use dice_core::Side;
 use tokio::sync::oneshot;
 
 use crate::secret::{JoinSeal, TokenHash};
-use race_games::{AnyVariant, Level};
+use race_games::{AnyVariant, Kind, Level};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -197,6 +197,132 @@ pub struct StoreError(pub String);
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
         StoreError(e.to_string())
+    }
+}
+
+/// A game's row as both stores keep it: text, bytes and integers, read
+/// back into a [`StoredGame`] (without its moves) by [`GameRow::decode`].
+pub(crate) struct GameRow {
+    pub(crate) id: String,
+    pub(crate) game: String,
+    pub(crate) rules: String,
+    pub(crate) seed: Vec<u8>,
+    pub(crate) light: String,
+    pub(crate) light_hash: Option<Vec<u8>>,
+    pub(crate) dark: String,
+    pub(crate) dark_hash: Option<Vec<u8>>,
+    pub(crate) status: String,
+    pub(crate) resigned: Option<String>,
+    pub(crate) ply: i64,
+    pub(crate) position: String,
+    pub(crate) key: String,
+    pub(crate) join_check: Option<Vec<u8>>,
+    pub(crate) join_seal: Option<Vec<u8>>,
+    pub(crate) created: i64,
+}
+
+/// A stored game that does not read.
+pub(crate) fn bad(id: &str, what: &str) -> StoreError {
+    StoreError(format!("stored game {id}: {what}"))
+}
+
+/// A seat's holder as stored: `person`, `open` or `bot:LEVEL`, and the
+/// token hash of the first two.
+pub(crate) fn holder_text(holder: &Holder) -> (String, Option<&[u8]>) {
+    match holder {
+        Holder::Person(h) => ("person".into(), Some(&h.0[..])),
+        Holder::Open(h) => ("open".into(), Some(&h.0[..])),
+        Holder::Bot(level) => (format!("bot:{level}"), None),
+    }
+}
+
+/// The holder stored as `text` with `hash` (see [`holder_text`]).
+pub(crate) fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Holder, StoreError> {
+    let hash = || {
+        hash.as_deref()
+            .and_then(|h| <[u8; 32]>::try_from(h).ok())
+            .map(TokenHash)
+            .ok_or_else(|| bad(id, "a seat's token hash is not 32 bytes"))
+    };
+    match text {
+        "person" => Ok(Holder::Person(hash()?)),
+        "open" => Ok(Holder::Open(hash()?)),
+        _ => text
+            .strip_prefix("bot:")
+            .and_then(|word| word.parse::<Level>().ok())
+            .map(Holder::Bot)
+            .ok_or_else(|| bad(id, &format!("a seat is held by {text:?}"))),
+    }
+}
+
+/// The rules stored as the game's word and the rules' text.
+pub(crate) fn rules_of(id: &str, game: &str, rules: &str) -> Result<AnyVariant, StoreError> {
+    let kind = Kind::from_exact_word(game).ok_or_else(|| bad(id, "an unknown game"))?;
+    AnyVariant::read(kind, Some(rules)).map_err(|e| bad(id, &e.to_string()))
+}
+
+/// The bots among two stored holders.
+pub(crate) fn bots_of(id: &str, holders: [&str; 2]) -> Result<Vec<Level>, StoreError> {
+    let mut bots = Vec::new();
+    for holder in holders {
+        if let Some(word) = holder.strip_prefix("bot:") {
+            bots.push(
+                word.parse::<Level>()
+                    .map_err(|_| bad(id, &format!("a seat is held by {holder:?}")))?,
+            );
+        }
+    }
+    Ok(bots)
+}
+
+/// A move's ply or index as stored.
+pub(crate) fn stored_u32(id: &str, n: i64) -> Result<u32, StoreError> {
+    u32::try_from(n).map_err(|_| bad(id, &format!("{n} is no ply")))
+}
+
+impl GameRow {
+    /// The game this row holds, without its moves.
+    pub(crate) fn decode(self) -> Result<StoredGame, StoreError> {
+        let id = self.id;
+        let rules = rules_of(&id, &self.game, &self.rules)?;
+        let light = holder(&id, &self.light, self.light_hash)?;
+        let dark = holder(&id, &self.dark, self.dark_hash)?;
+        let resigned = match self.resigned.as_deref() {
+            None => None,
+            Some(word) => Some(
+                word.parse::<Side>()
+                    .map_err(|_| bad(&id, "resigned names no side"))?,
+            ),
+        };
+        let join = match (self.join_check, self.join_seal) {
+            (None, None) => None,
+            (Some(check), Some(sealed)) => Some(JoinSeal {
+                check: check
+                    .try_into()
+                    .map_err(|_| bad(&id, "a join check is not 32 bytes"))?,
+                sealed: sealed
+                    .try_into()
+                    .map_err(|_| bad(&id, "a sealed token is not 24 bytes"))?,
+            }),
+            _ => return Err(bad(&id, "a join check without its sealed token")),
+        };
+        Ok(StoredGame {
+            rules,
+            seed: self.seed,
+            seats: [light, dark],
+            moves: Vec::new(),
+            resigned,
+            join,
+            summary: Summary {
+                status: Status::from_word(&self.status)
+                    .ok_or_else(|| bad(&id, "an unknown status"))?,
+                ply: stored_u32(&id, self.ply)?,
+                position: self.position,
+                key: self.key,
+            },
+            created: self.created,
+            id,
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 #![allow(dead_code, reason = "each test file uses a part of this")]
 
 pub mod browser;
+pub mod postgres;
 pub mod pty;
 pub mod server;
 

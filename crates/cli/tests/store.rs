@@ -1,0 +1,287 @@
+//! One suite for both stores: what each keeps of a game, what it refuses,
+//! and that everything acknowledged is there when the store is opened
+//! again. The SQLite store runs in a scratch folder, the PostgreSQL one in
+//! a database made for the test (see `common/postgres.rs`).
+
+mod common;
+
+use common::postgres::TestDb;
+use common::server::Scratch;
+use dice_core::Side;
+use race_games::{AnyVariant, Kind, Level};
+use race_server::secret::TokenHash;
+use race_server::store::{Change, Holder, Status, StoredGame, StoredMove, Summary};
+use race_server::{Database, Postgres, Sqlite, Store};
+
+fn game(id: &str) -> StoredGame {
+    StoredGame {
+        id: id.into(),
+        rules: AnyVariant::read(Kind::Ur, None).unwrap(),
+        seed: vec![1; 32],
+        seats: [
+            Holder::Person(TokenHash::of("a")),
+            Holder::Bot(Level::Ladder(2)),
+        ],
+        moves: Vec::new(),
+        resigned: None,
+        join: None,
+        summary: Summary {
+            status: Status::Playing,
+            ply: 0,
+            position: "p0".into(),
+            key: "k0".into(),
+        },
+        created: 1000,
+    }
+}
+
+fn after(ply: u32) -> Summary {
+    Summary {
+        status: Status::Playing,
+        ply,
+        position: format!("p{ply}"),
+        key: format!("k{ply}"),
+    }
+}
+
+fn mv(ply: u32, text: &str) -> StoredMove {
+    StoredMove {
+        ply,
+        text: text.into(),
+    }
+}
+
+/// The suite: `open` opens the same store each time it is called (the one
+/// before closed and dropped).
+async fn suite<S: Store>(open: impl Fn() -> S) {
+    let store = open();
+    assert!(store.load("g1").unwrap().is_none());
+    assert_eq!(store.counts().unwrap(), [0, 0, 0]);
+    store
+        .write(Change::Create(Box::new(game("g1"))))
+        .await
+        .unwrap();
+    assert!(
+        store
+            .write(Change::Create(Box::new(game("g1"))))
+            .await
+            .is_err(),
+        "an id is taken once"
+    );
+    let a = store.write(Change::Move {
+        id: "g1".into(),
+        n: 0,
+        mv: mv(0, "hand-a1"),
+        after: after(1),
+    });
+    // The same index twice: the second is refused, the others stand.
+    let b = store.write(Change::Move {
+        id: "g1".into(),
+        n: 0,
+        mv: mv(1, "x"),
+        after: after(2),
+    });
+    let c = store.write(Change::Move {
+        id: "g1".into(),
+        n: 1,
+        mv: mv(2, "a1-b1"),
+        after: after(3),
+    });
+    assert!(a.await.is_ok());
+    assert!(b.await.is_err());
+    assert!(c.await.is_ok());
+    assert!(
+        store
+            .write(Change::Move {
+                id: "nope".into(),
+                n: 0,
+                mv: mv(0, "hand-a1"),
+                after: after(1),
+            })
+            .await
+            .is_err(),
+        "a move of no game"
+    );
+    assert!(
+        store
+            .write(Change::Join {
+                id: "g1".into(),
+                seat: Side::Dark,
+                token: TokenHash::of("b"),
+                seal: None,
+                after: after(3)
+            })
+            .await
+            .is_err(),
+        "a bot seat is not open"
+    );
+    store.close().unwrap();
+    drop(store);
+
+    let store = open();
+    let g = store.load("g1").unwrap().unwrap();
+    assert_eq!(g.moves, vec![mv(0, "hand-a1"), mv(2, "a1-b1")]);
+    assert_eq!(g.summary, after(3));
+    assert_eq!(g.seed, vec![1; 32]);
+    assert_eq!(g.created, 1000);
+    assert_eq!(g.rules.to_string(), game("g1").rules.to_string());
+    assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
+    assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
+    let unfinished = store.unfinished().unwrap();
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(unfinished[0].bots, vec![Level::Ladder(2)]);
+    assert_eq!(store.counts().unwrap(), [0, 1, 0]);
+    assert!(store.load("nope").unwrap().is_none());
+
+    // A friend game: joined with a sealed token, then resigned.
+    let mut friend = game("f1");
+    friend.seats[1] = Holder::Open(TokenHash::of("invite"));
+    friend.summary.status = Status::Waiting;
+    friend.created = 1500;
+    store.write(Change::Create(Box::new(friend))).await.unwrap();
+    assert_eq!(store.counts().unwrap(), [1, 1, 0]);
+    let key = "k".repeat(24);
+    let (token, hash, seal) = race_server::secret::new_sealed_token("invite", &key).unwrap();
+    store
+        .write(Change::Join {
+            id: "f1".into(),
+            seat: Side::Dark,
+            token: hash,
+            seal: Some(seal),
+            after: after(0),
+        })
+        .await
+        .unwrap();
+    assert!(
+        store
+            .write(Change::Join {
+                id: "f1".into(),
+                seat: Side::Dark,
+                token: TokenHash::of("late"),
+                seal: None,
+                after: after(0),
+            })
+            .await
+            .is_err(),
+        "a seat is joined once"
+    );
+    let over = Summary {
+        status: Status::Over,
+        ..after(0)
+    };
+    store
+        .write(Change::Resign {
+            id: "f1".into(),
+            side: Side::Light,
+            after: over.clone(),
+        })
+        .await
+        .unwrap();
+    store.close().unwrap();
+    drop(store);
+
+    let store = open();
+    let f = store.load("f1").unwrap().unwrap();
+    assert!(matches!(f.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal()))));
+    assert_eq!(f.join.and_then(|s| s.open("invite", &key)), Some(token));
+    assert_eq!(f.resigned, Some(Side::Light));
+    assert_eq!(f.summary, over);
+    assert_eq!(store.counts().unwrap(), [0, 1, 1]);
+    assert_eq!(
+        store.unfinished().unwrap().len(),
+        1,
+        "a game over is finished"
+    );
+
+    // A game waiting for its friend expires; one being played does not.
+    let mut waiting = game("g2");
+    waiting.summary.status = Status::Waiting;
+    store
+        .write(Change::Create(Box::new(waiting)))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.waiting_since(2000, 10).unwrap(),
+        vec!["g2".to_owned()]
+    );
+    assert!(store.waiting_since(1000, 10).unwrap().is_empty());
+    assert!(store.waiting_since(2000, 0).unwrap().is_empty());
+    let expire = |id: &str, before| Change::Expire {
+        id: id.into(),
+        before,
+    };
+    assert!(store.write(expire("g2", 1000)).await.is_err(), "too young");
+    assert!(store.write(expire("g1", 2000)).await.is_err(), "playing");
+    store.write(expire("g2", 2000)).await.unwrap();
+    assert!(store.load("g2").unwrap().is_none());
+    assert_eq!(store.counts().unwrap(), [0, 1, 1]);
+    store.close().unwrap();
+    assert!(
+        store
+            .write(Change::Create(Box::new(game("g3"))))
+            .await
+            .is_err(),
+        "a closed store takes nothing"
+    );
+}
+
+#[tokio::test]
+async fn the_sqlite_store_passes_the_store_suite() {
+    let dir = Scratch::new("store-suite");
+    let data = dir.path("data");
+    suite(|| Sqlite::open(&data).unwrap()).await;
+}
+
+#[tokio::test]
+async fn the_postgres_store_passes_the_store_suite() {
+    let db = TestDb::new();
+    let database = Database::parse(&db.url).unwrap();
+    suite(|| Postgres::open(&database).unwrap()).await;
+}
+
+#[test]
+fn servers_starting_at_once_on_a_new_database_migrate_it_once() {
+    let db = TestDb::new();
+    let database = Database::parse(&db.url).unwrap();
+    let opened: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| Postgres::open(&database)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for store in opened {
+        let store = store.unwrap();
+        assert_eq!(store.counts().unwrap(), [0, 0, 0]);
+        store.close().unwrap();
+    }
+}
+
+#[test]
+fn a_database_of_a_newer_schema_is_refused() {
+    let db = TestDb::new();
+    let database = Database::parse(&db.url).unwrap();
+    Postgres::open(&database).unwrap().close().unwrap();
+    db.execute("UPDATE race_schema SET version = 999");
+    let e = Postgres::open(&database).unwrap_err();
+    assert!(e.0.contains("schema version 999"), "{e}");
+}
+
+#[test]
+fn an_unreachable_database_is_refused_without_its_password() {
+    // A port nobody listens on: the one of a listener just closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let url = format!("postgres://race:hunter2secret@127.0.0.1:{port}/race");
+    let database = Database::parse(&url).unwrap();
+    assert_eq!(
+        database.to_string(),
+        format!("postgres://race@127.0.0.1:{port}/race")
+    );
+    assert!(!format!("{database:?}").contains("hunter2secret"));
+    let e = Postgres::open(&database).unwrap_err();
+    assert!(e.0.contains("unreachable"), "{e}");
+    assert!(!e.0.contains("hunter2secret"), "{e}");
+    assert!(Database::parse("postgres://[oops").is_err());
+}
