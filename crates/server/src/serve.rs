@@ -137,12 +137,17 @@ pub struct TableError {
 
 /// Opens every table of the data folder's `tables/` and every file of
 /// `paths` (one that is also in the folder once), saying which one could
-/// not be taken.
+/// not be taken. A data path that is no folder holds no tables: opening the
+/// store then says what is wrong with it.
 fn open_tables(data: &std::path::Path, paths: &[PathBuf]) -> Result<Tables, TableError> {
-    let folder = race_games::table_files(data).map_err(|e| TableError {
-        path: race_games::tables_folder(data).display().to_string(),
-        why: format!("the folder cannot be read: {e}"),
-    })?;
+    let folder = if data.is_dir() {
+        race_games::table_files(data).map_err(|e| TableError {
+            path: race_games::tables_folder(data).display().to_string(),
+            why: format!("the folder cannot be read: {e}"),
+        })?
+    } else {
+        Vec::new()
+    };
     let found: Vec<PathBuf> = folder
         .iter()
         .filter_map(|p| p.canonicalize().ok())
