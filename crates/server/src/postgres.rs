@@ -28,12 +28,11 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls, Statement};
 
 use crate::store::{
-    Change, Counts, GameRow, Pending, Status, Store, StoreError, StoredGame, StoredMove, Summary,
-    Unfinished, bots_of, holder_text, rules_of, stored_u32,
+    BATCH_MAX, Change, Counts, GameRow, Job, Pending, Queued, Status, Store, StoreError,
+    StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rules_of,
+    stored_u32,
 };
 
-/// The most changes one transaction takes.
-const BATCH_MAX: usize = 4096;
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The advisory lock key held while the schema is migrated (`race` in
@@ -162,11 +161,6 @@ impl From<tokio_postgres::Error> for StoreError {
             None => StoreError(format!("database: {e}")),
         }
     }
-}
-
-enum Job {
-    Write(Change, oneshot::Sender<Result<(), StoreError>>),
-    Close(std::sync::mpsc::Sender<Result<(), StoreError>>),
 }
 
 /// The PostgreSQL store (see the module documentation).
@@ -403,22 +397,7 @@ async fn write_loop(
 ) {
     let mut batch = Vec::with_capacity(BATCH_MAX);
     while let Some(first) = jobs.recv().await {
-        let mut closing = None;
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Write(change, ack) => batch.push((change, ack)),
-                Job::Close(done) => {
-                    closing = Some(done);
-                    break;
-                }
-            }
-            next = if batch.len() < BATCH_MAX {
-                jobs.try_recv().ok()
-            } else {
-                None
-            };
-        }
+        let closing = gather(first, &mut batch, || jobs.try_recv().ok());
         if !batch.is_empty() {
             commit_batch(&db, &mut writer, &mut batch).await;
         }
@@ -429,11 +408,7 @@ async fn write_loop(
     }
 }
 
-async fn commit_batch(
-    db: &Database,
-    writer: &mut Option<Writer>,
-    batch: &mut Vec<(Change, oneshot::Sender<Result<(), StoreError>>)>,
-) {
+async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Vec<Queued>) {
     if writer.as_ref().is_none_or(|w| w.client.is_closed()) {
         *writer = None;
         match Writer::open(db).await {

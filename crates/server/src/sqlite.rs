@@ -19,11 +19,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use dice_core::Side;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
-use tokio::sync::oneshot;
 
 use crate::store::{
-    Change, Counts, GameRow, Pending, Status, StoreError, StoredGame, StoredMove, Summary,
-    Unfinished, bots_of, holder_text, rules_of,
+    BATCH_MAX, Change, Counts, GameRow, Job, Pending, Queued, Status, StoreError, StoredGame,
+    StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rules_of,
 };
 
 /// The database file inside the data folder.
@@ -35,8 +34,6 @@ pub const DIR_MODE: u32 = 0o700;
 /// The database file's mode when the server creates it (SQLite gives its
 /// `-wal` and `-shm` files the same) and the lock file's.
 pub const FILE_MODE: u32 = 0o600;
-/// The most changes one transaction takes.
-const BATCH_MAX: usize = 4096;
 
 /// The schema, one migration a version; `PRAGMA user_version` counts those
 /// applied. Append only: a released migration never changes.
@@ -104,11 +101,6 @@ pub enum OpenError {
     /// The folder or the database could not be made, opened or migrated.
     #[error(transparent)]
     Store(#[from] StoreError),
-}
-
-enum Job {
-    Write(Change, oneshot::Sender<Result<(), StoreError>>),
-    Close(mpsc::Sender<Result<(), StoreError>>),
 }
 
 /// The SQLite store (see the module documentation).
@@ -310,27 +302,12 @@ impl Sqlite {
 /// them in one transaction, then acknowledges each.
 fn write_loop(mut conn: Connection, jobs: &mpsc::Receiver<Job>) {
     let mut batch = Vec::with_capacity(BATCH_MAX);
-    let mut closing = None;
     while let Ok(first) = jobs.recv() {
-        let mut next = Some(first);
-        while let Some(job) = next {
-            match job {
-                Job::Write(change, ack) => batch.push((change, ack)),
-                Job::Close(done) => {
-                    closing = Some(done);
-                    break;
-                }
-            }
-            next = if batch.len() < BATCH_MAX {
-                jobs.try_recv().ok()
-            } else {
-                None
-            };
-        }
+        let closing = gather(first, &mut batch, || jobs.try_recv().ok());
         if !batch.is_empty() {
             commit_batch(&mut conn, &mut batch);
         }
-        if let Some(done) = closing.take() {
+        if let Some(done) = closing {
             let result = conn
                 .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
                 .map_err(StoreError::from)
@@ -341,10 +318,7 @@ fn write_loop(mut conn: Connection, jobs: &mpsc::Receiver<Job>) {
     }
 }
 
-fn commit_batch(
-    conn: &mut Connection,
-    batch: &mut Vec<(Change, oneshot::Sender<Result<(), StoreError>>)>,
-) {
+fn commit_batch(conn: &mut Connection, batch: &mut Vec<Queued>) {
     let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
     let committed = (|| {
         let mut tx = conn.transaction()?;

@@ -222,6 +222,42 @@ pub(crate) struct GameRow {
 }
 
 /// A stored game that does not read.
+/// The most changes one transaction of a store's writer takes.
+pub(crate) const BATCH_MAX: usize = 4096;
+
+/// What a store's writer is asked: a change to store (acknowledged once
+/// committed), or to close.
+pub(crate) enum Job {
+    Write(Change, oneshot::Sender<Result<(), StoreError>>),
+    Close(std::sync::mpsc::Sender<Result<(), StoreError>>),
+}
+
+/// A change waiting in a writer's batch, with its acknowledgement.
+pub(crate) type Queued = (Change, oneshot::Sender<Result<(), StoreError>>);
+
+/// Fills `batch` from `first` and the jobs `next` has waiting, up to
+/// [`BATCH_MAX`], and gives the close request if one came (the jobs after it
+/// are never taken).
+pub(crate) fn gather(
+    first: Job,
+    batch: &mut Vec<Queued>,
+    mut next: impl FnMut() -> Option<Job>,
+) -> Option<std::sync::mpsc::Sender<Result<(), StoreError>>> {
+    let mut job = Some(first);
+    while let Some(taken) = job {
+        match taken {
+            Job::Write(change, ack) => batch.push((change, ack)),
+            Job::Close(done) => return Some(done),
+        }
+        job = if batch.len() < BATCH_MAX {
+            next()
+        } else {
+            None
+        };
+    }
+    None
+}
+
 pub(crate) fn bad(id: &str, what: &str) -> StoreError {
     StoreError(format!("stored game {id}: {what}"))
 }
