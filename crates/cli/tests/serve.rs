@@ -998,7 +998,16 @@ fn watchers_get_every_state_in_order() {
         let from = change["log_from"].as_u64().unwrap() as usize;
         let added = change["log"].as_array().unwrap();
         let mut log = state["log"].as_array().unwrap()[..from].to_vec();
-        assert!(added.len() <= 2, "only what is new: {change}");
+        // Only what is new: the plies from the one the watcher stood at
+        // (none for the join; a move, then any turns lost after it), none
+        // it already had.
+        let plies: Vec<u64> = added.iter().map(|e| e["ply"].as_u64().unwrap()).collect();
+        let at = state["ply"].as_u64().unwrap();
+        assert_eq!(
+            plies,
+            (at..at + plies.len() as u64).collect::<Vec<_>>(),
+            "only what is new: {change}"
+        );
         log.extend(added.iter().cloned());
         state = change;
         state.as_object_mut().unwrap().remove("log_from");
