@@ -96,28 +96,37 @@ async fn next(b: &Browser) -> Next {
     }
 }
 
-/// Plays a move by clicking: the only legal move with one click, else a
-/// piece (the last one offered when `last`, else the first) and then its
-/// target. Returns the move played.
+/// Clicks a move: the only legal move with one click, else a piece (the
+/// last one offered when `last`, else the first) and then its target.
+/// Returns the move clicked. The moves offered are read in one script and
+/// each click finds its element afresh, so a board drawn again in between
+/// (a watcher's update arriving) cannot leave the test holding a stale one.
+async fn pick_move(b: &Browser, last: bool) -> String {
+    let offered = b
+        .js("return [...document.querySelectorAll('#board .movable')].map(p => p.dataset.move)")
+        .await;
+    let offered: Vec<&str> = offered
+        .as_array()
+        .expect("the moves offered")
+        .iter()
+        .map(|m| m.as_str().expect("a move"))
+        .collect();
+    let mv = match (offered.first(), offered.last()) {
+        (Some(first), Some(end)) => (if last { end } else { first }).to_string(),
+        _ => panic!("no piece to move"),
+    };
+    b.click(&format!("#board .movable[data-move='{mv}']")).await;
+    if offered.len() > 1 {
+        b.click(&format!("#board .target[data-move='{mv}']")).await;
+    }
+    mv
+}
+
+/// Plays a move by clicking (see [`pick_move`]) and waits until the page
+/// shows it played. Returns the move played.
 async fn click_move(b: &Browser, last: bool) -> String {
     let before = ply(b).await;
-    let pieces = b
-        .client
-        .find_all(fantoccini::Locator::Css("#board .movable"))
-        .await
-        .expect("movable pieces");
-    assert!(!pieces.is_empty(), "no piece to move");
-    let piece = if last {
-        &pieces[pieces.len() - 1]
-    } else {
-        &pieces[0]
-    };
-    let mv = piece.attr("data-move").await.unwrap().expect("a move");
-    piece.click().await.expect("a click on the piece");
-    if pieces.len() > 1 {
-        let target = b.find(&format!("#board .target[data-move='{mv}']")).await;
-        target.click().await.expect("a click on the target");
-    }
+    let mv = pick_move(b, last).await;
     b.wait(
         "the move to be played",
         &format!(
@@ -1031,16 +1040,7 @@ async fn every_refused_action_is_said() {
     .await;
     b.open(&server.addr, &format!("/g/{id}")).await;
     assert_eq!(next(&b).await, Next::Move);
-    let pieces = b
-        .client
-        .find_all(fantoccini::Locator::Css("#board .movable"))
-        .await
-        .unwrap();
-    let mv = pieces[0].attr("data-move").await.unwrap().unwrap();
-    pieces[0].click().await.unwrap();
-    if pieces.len() > 1 {
-        b.click(&format!("#board .target[data-move='{mv}']")).await;
-    }
+    let mv = pick_move(&b, false).await;
     let said = b
         .wait(
             "the refusal of the move",
@@ -1650,16 +1650,7 @@ async fn a_move_made_offline_is_sent_when_the_server_is_back_and_played_once() {
         "return !document.getElementById('net').hidden",
     )
     .await;
-    let pieces = b
-        .client
-        .find_all(fantoccini::Locator::Css("#board .movable"))
-        .await
-        .unwrap();
-    let mv = pieces[0].attr("data-move").await.unwrap().unwrap();
-    pieces[0].click().await.unwrap();
-    if pieces.len() > 1 {
-        b.click(&format!("#board .target[data-move='{mv}']")).await;
-    }
+    let mv = pick_move(&b, false).await;
     b.wait(
         "the move to wait",
         "return document.getElementById('notice').textContent.startsWith('Offline')",
