@@ -1040,7 +1040,7 @@ async fn every_refused_action_is_said() {
     .await;
     b.open(&server.addr, &format!("/g/{id}")).await;
     assert_eq!(next(&b).await, Next::Move);
-    let mv = pick_move(&b, false).await;
+    pick_move(&b, false).await;
     let said = b
         .wait(
             "the refusal of the move",
