@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use crate::{Coded, Game, Notation, Thought};
+use crate::{Game, Notation, Thought};
 
 /// The highest level a bot may be asked for. Levels run from 1; above the
 /// top of its game's ladder a bot plays the top.
@@ -12,40 +12,25 @@ pub const LEVEL_ASKED_MAX: u8 = 99;
 /// The largest node budget a bot takes.
 pub const BUDGET_MAX: u64 = 2_000_000_000;
 
-/// Why a bot could not be made or a level looked up.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[non_exhaustive]
-pub enum BotError {
-    /// A level outside 1..99 for a bot, or outside its ladder for a rung.
-    #[error(
-        "there is no level {level}; the ladder is 1 to {top}, and a bot takes 1 to 99 (above \
-         {top} it plays {top})"
-    )]
-    Level {
-        /// The level asked for.
-        level: u32,
-        /// The top of the ladder.
-        top: u8,
-    },
-    /// A budget outside 1..2,000,000,000.
-    #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
-    Budget(u64),
-}
-
-impl BotError {
-    /// The contract word: `level` or `budget`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            BotError::Level { .. } => "level",
-            BotError::Budget(_) => "budget",
-        }
-    }
-}
-
-impl Coded for BotError {
-    fn code(&self) -> &'static str {
-        BotError::code(self)
+crate::coded_error! {
+    /// Why a bot could not be made or a level looked up.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum BotError {
+        /// A level outside 1..99 for a bot, or outside its ladder for a rung.
+        #[error(
+            "there is no level {level}; the ladder is 1 to {top}, and a bot takes 1 to 99 (above \
+             {top} it plays {top})"
+        )]
+        Level {
+            /// The level asked for.
+            level: u32,
+            /// The top of the ladder.
+            top: u8,
+        } => "level",
+        /// A budget outside 1..2,000,000,000.
+        #[error("a budget is a whole number from 1 to 2000000000, not {0}")]
+        Budget(u64) => "budget",
     }
 }
 

@@ -80,40 +80,30 @@ impl<R: Notation> Setup<R> {
     }
 }
 
-/// Why a [`Game`] could not be made.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum NewGameError {
-    /// A game played from a script has no dice to throw for the first side:
-    /// it must be told who moves first, or given a position.
-    #[error("a game with no seed must be told who moves first")]
-    FirstNeeded,
-    /// The start position does not fit the rule set (for example the wrong
-    /// number of pieces).
-    #[error("the position {position} does not fit the rules {rules}")]
-    Inconsistent {
-        /// The position, as text.
-        position: String,
-        /// The rule set, as text.
-        rules: String,
-        /// The game's code for the first problem found
-        /// ([`Rules::Inconsistency`](crate::Rules::Inconsistency)).
-        why: &'static str,
-    },
-    /// The throw-off for the first move tied [`OPENING_TIES_MAX`] times.
-    #[error("the opening throw tied {OPENING_TIES_MAX} times, which is not chance")]
-    OpeningTied,
-}
-
-impl NewGameError {
-    /// The contract word: `first_needed`, `inconsistent` or `opening_tied`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            NewGameError::FirstNeeded => "first_needed",
-            NewGameError::Inconsistent { .. } => "inconsistent",
-            NewGameError::OpeningTied => "opening_tied",
-        }
+crate::coded_error! {
+    /// Why a [`Game`] could not be made.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum NewGameError {
+        /// A game played from a script has no dice to throw for the first side:
+        /// it must be told who moves first, or given a position.
+        #[error("a game with no seed must be told who moves first")]
+        FirstNeeded => "first_needed",
+        /// The start position does not fit the rule set (for example the wrong
+        /// number of pieces).
+        #[error("the position {position} does not fit the rules {rules}")]
+        Inconsistent {
+            /// The position, as text.
+            position: String,
+            /// The rule set, as text.
+            rules: String,
+            /// The game's code for the first problem found
+            /// ([`Rules::Inconsistency`](crate::Rules::Inconsistency)).
+            why: &'static str,
+        } => "inconsistent",
+        /// The throw-off for the first move tied [`OPENING_TIES_MAX`] times.
+        #[error("the opening throw tied {OPENING_TIES_MAX} times, which is not chance")]
+        OpeningTied => "opening_tied",
     }
 }
 

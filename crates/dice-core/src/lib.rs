@@ -129,6 +129,76 @@ macro_rules! coded_enum {
     };
 }
 
+/// Declares an error enum whose variants carry data (written with
+/// `thiserror`'s `#[error]` as usual), each variant followed by `=>` and
+/// its contract word: the enum, a `const fn code` and [`Coded`]. The
+/// counterpart of [`coded_enum!`] for errors that say what was refused, so
+/// that no game writes the `match` from variant to word by hand.
+///
+/// ```
+/// dice_core::coded_error! {
+///     /// Why a toy square's text is refused.
+///     #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+///     pub enum SquareError {
+///         /// Nothing was written.
+///         #[error("a square is a letter and a digit, not nothing")]
+///         Empty => "empty",
+///         /// A letter the board does not have.
+///         #[error("{0:?} is no column of the board")]
+///         Column(char) => "column",
+///         /// A row past the board.
+///         #[error("row {row} is past the board's {rows}")]
+///         Row {
+///             /// The row written.
+///             row: u8,
+///             /// The rows the board has.
+///             rows: u8,
+///         } => "row",
+///     }
+/// }
+///
+/// assert_eq!(SquareError::CODES, ["empty", "column", "row"]);
+/// assert_eq!(SquareError::Column('z').code(), "column");
+/// assert_eq!(SquareError::Row { row: 9, rows: 3 }.to_string(), "row 9 is past the board's 3");
+/// assert_eq!(dice_core::Coded::code(&SquareError::Empty), "empty");
+/// ```
+#[macro_export]
+macro_rules! coded_error {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $variant:ident $(( $($tuple:tt)* ))? $({ $($fields:tt)* })? => $code:literal
+            ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$vmeta])* $variant $(( $($tuple)* ))? $({ $($fields)* })?,)+
+        }
+
+        impl $name {
+            /// Every variant's contract word, in the order declared.
+            pub const CODES: [&'static str; [$($code),+].len()] = [$($code),+];
+
+            #[doc = concat!("The contract word:", $(" `", $code, "`",)+ ", one a variant.")]
+            #[must_use]
+            pub const fn code(&self) -> &'static str {
+                match self {
+                    $($name::$variant { .. } => $code,)+
+                }
+            }
+        }
+
+        impl $crate::Coded for $name {
+            fn code(&self) -> &'static str {
+                $name::code(self)
+            }
+        }
+    };
+}
+
 /// Implements `Serialize` and `Deserialize` for types through their text
 /// form (`Display` and `FromStr`), so that JSON speaks the same text as
 /// records and the command line.

@@ -2,8 +2,6 @@
 //! that differ from a game's default rule set, in any order, and the one
 //! error every game gives for rules it cannot read.
 
-use crate::Coded;
-
 /// Rules text read into a name or `name=value` fields (see
 /// [`read_rules_text`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,116 +12,87 @@ pub enum RulesText<'a> {
     Fields(Vec<(&'a str, &'a str)>),
 }
 
-/// Why rules text is neither a name nor fields.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RulesTextError {
-    /// A word among fields that is not `name=value`.
-    #[error("{0:?} is not a field written name=value")]
-    NotAField(String),
-    /// A field given twice.
-    #[error("the field {0:?} is given twice")]
-    Repeated(String),
-}
-
-impl RulesTextError {
-    /// The contract word: `not_a_field` or `repeated`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            RulesTextError::NotAField(_) => "not_a_field",
-            RulesTextError::Repeated(_) => "repeated",
-        }
+crate::coded_error! {
+    /// Why rules text is neither a name nor fields.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum RulesTextError {
+        /// A word among fields that is not `name=value`.
+        #[error("{0:?} is not a field written name=value")]
+        NotAField(String) => "not_a_field",
+        /// A field given twice.
+        #[error("the field {0:?} is given twice")]
+        Repeated(String) => "repeated",
     }
 }
 
-/// Why text names no rule set of a game, or fields make none: one error
-/// for every game, so that a program reading rules handles them alike.
-///
-/// ```
-/// use dice_core::{VariantError, read_rules};
-/// use dice_core::toy::ToyVariant;
-///
-/// let e = read_rules::<ToyVariant>("dice=9").unwrap_err();
-/// assert_eq!(e.code(), "bad_value");
-/// assert_eq!(e.to_string(), "dice may not be \"9\": 3 or 4");
-/// assert_eq!(
-///     read_rules::<ToyVariant>("dice=3 dice=4"),
-///     Err(VariantError::RepeatedField("dice".into()))
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum VariantError {
-    /// No rule set has this name.
-    #[error("no rule set is called {name:?}; the names are {names}")]
-    UnknownName {
-        /// The name given.
-        name: String,
-        /// The names there are, in words.
-        names: &'static str,
-    },
-    /// No field has this name (or a word among fields is not `name=value`).
-    #[error("no rule is called {field:?}; the rules are {fields}")]
-    UnknownField {
-        /// The field (or word) given.
-        field: String,
-        /// The fields there are, in words.
-        fields: &'static str,
-    },
-    /// A field was given a value it does not take.
-    #[error("{field} may not be {value:?}: {allowed}")]
-    BadValue {
-        /// The field.
-        field: &'static str,
-        /// The value given.
-        value: String,
-        /// What the field takes, in words.
-        allowed: &'static str,
-    },
-    /// A field given twice.
-    #[error("the rule {0:?} is given twice")]
-    RepeatedField(String),
-    /// Two fields whose values do not go together.
-    #[error("{first} and {second} do not go together: {why}")]
-    Clash {
-        /// One field, `name=value`.
-        first: String,
-        /// The other, `name=value`.
-        second: String,
-        /// Why not.
-        why: &'static str,
-    },
-    /// A record's rules text that is neither a name nor the game's one
-    /// spelling of a rule set (every field, in order, one space apart).
-    #[error("rules text {text:?} is neither a name nor {spelling}")]
-    NotSpelledOut {
-        /// The text given.
-        text: String,
-        /// How a record spells rules out, in words.
-        spelling: &'static str,
-    },
-}
-
-impl VariantError {
-    /// The contract word: `unknown_name`, `unknown_field`, `bad_value`,
-    /// `repeated_field`, `clash` or `rules`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            VariantError::UnknownName { .. } => "unknown_name",
-            VariantError::UnknownField { .. } => "unknown_field",
-            VariantError::BadValue { .. } => "bad_value",
-            VariantError::RepeatedField(_) => "repeated_field",
-            VariantError::Clash { .. } => "clash",
-            VariantError::NotSpelledOut { .. } => "rules",
-        }
-    }
-}
-
-impl Coded for VariantError {
-    fn code(&self) -> &'static str {
-        VariantError::code(self)
+crate::coded_error! {
+    /// Why text names no rule set of a game, or fields make none: one error
+    /// for every game, so that a program reading rules handles them alike.
+    ///
+    /// ```
+    /// use dice_core::{VariantError, read_rules};
+    /// use dice_core::toy::ToyVariant;
+    ///
+    /// let e = read_rules::<ToyVariant>("dice=9").unwrap_err();
+    /// assert_eq!(e.code(), "bad_value");
+    /// assert_eq!(e.to_string(), "dice may not be \"9\": 3 or 4");
+    /// assert_eq!(
+    ///     read_rules::<ToyVariant>("dice=3 dice=4"),
+    ///     Err(VariantError::RepeatedField("dice".into()))
+    /// );
+    /// ```
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum VariantError {
+        /// No rule set has this name.
+        #[error("no rule set is called {name:?}; the names are {names}")]
+        UnknownName {
+            /// The name given.
+            name: String,
+            /// The names there are, in words.
+            names: &'static str,
+        } => "unknown_name",
+        /// No field has this name (or a word among fields is not `name=value`).
+        #[error("no rule is called {field:?}; the rules are {fields}")]
+        UnknownField {
+            /// The field (or word) given.
+            field: String,
+            /// The fields there are, in words.
+            fields: &'static str,
+        } => "unknown_field",
+        /// A field was given a value it does not take.
+        #[error("{field} may not be {value:?}: {allowed}")]
+        BadValue {
+            /// The field.
+            field: &'static str,
+            /// The value given.
+            value: String,
+            /// What the field takes, in words.
+            allowed: &'static str,
+        } => "bad_value",
+        /// A field given twice.
+        #[error("the rule {0:?} is given twice")]
+        RepeatedField(String) => "repeated_field",
+        /// Two fields whose values do not go together.
+        #[error("{first} and {second} do not go together: {why}")]
+        Clash {
+            /// One field, `name=value`.
+            first: String,
+            /// The other, `name=value`.
+            second: String,
+            /// Why not.
+            why: &'static str,
+        } => "clash",
+        /// A record's rules text that is neither a name nor the game's one
+        /// spelling of a rule set (every field, in order, one space apart).
+        #[error("rules text {text:?} is neither a name nor {spelling}")]
+        NotSpelledOut {
+            /// The text given.
+            text: String,
+            /// How a record spells rules out, in words.
+            spelling: &'static str,
+        } => "rules",
     }
 }
 

@@ -24,42 +24,32 @@ use std::str::FromStr;
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Seed(Box<[u8]>);
 
-/// Why some bytes or some text could not become a [`Seed`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SeedError {
-    /// A seed needs at least one byte.
-    #[error("a seed needs at least one byte")]
-    Empty,
-    /// The hexadecimal text has an odd number of digits.
-    #[error("seed hex {text:?} has an odd number of digits ({len})")]
-    OddLength {
-        /// The text given.
-        text: String,
-        /// Its length in bytes.
-        len: usize,
-    },
-    /// The hexadecimal text holds something that is not a hex digit.
-    #[error("seed hex {text:?} has {found:?} at byte {at}, which is not a hex digit")]
-    NotHex {
-        /// The text given.
-        text: String,
-        /// The offending character.
-        found: char,
-        /// Its byte offset in the text.
-        at: usize,
-    },
-}
-
-impl SeedError {
-    /// A short stable word for the error: `empty`, `odd_length` or `not_hex`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            SeedError::Empty => "empty",
-            SeedError::OddLength { .. } => "odd_length",
-            SeedError::NotHex { .. } => "not_hex",
-        }
+crate::coded_error! {
+    /// Why some bytes or some text could not become a [`Seed`].
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum SeedError {
+        /// A seed needs at least one byte.
+        #[error("a seed needs at least one byte")]
+        Empty => "empty",
+        /// The hexadecimal text has an odd number of digits.
+        #[error("seed hex {text:?} has an odd number of digits ({len})")]
+        OddLength {
+            /// The text given.
+            text: String,
+            /// Its length in bytes.
+            len: usize,
+        } => "odd_length",
+        /// The hexadecimal text holds something that is not a hex digit.
+        #[error("seed hex {text:?} has {found:?} at byte {at}, which is not a hex digit")]
+        NotHex {
+            /// The text given.
+            text: String,
+            /// The offending character.
+            found: char,
+            /// Its byte offset in the text.
+            at: usize,
+        } => "not_hex",
     }
 }
 

@@ -154,43 +154,31 @@ impl fmt::Display for Move {
     }
 }
 
-/// Why a text is not a move, with the reference's names.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseMoveError {
-    /// No text at all.
-    #[error("a move needs some text")]
-    Empty,
-    /// Not exactly two places with one dash between them.
-    #[error("{0:?} is not two places with a dash between them")]
-    Shape(String),
-    /// A part that is not `hand`, `home` or a square.
-    #[error("{place:?} in {text:?} is not hand, home or a square")]
-    Place {
-        /// The whole text.
-        text: String,
-        /// The part that is not a place.
-        place: String,
-    },
-    /// A move that starts at home.
-    #[error("{0:?} starts at home, which no piece leaves")]
-    FromHome(String),
-    /// A move that ends in the hand.
-    #[error("{0:?} ends in the hand, which no move goes back to")]
-    ToHand(String),
-}
-
-impl ParseMoveError {
-    /// The contract word: `empty`, `shape`, `place`, `from_home` or `to_hand`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            ParseMoveError::Empty => "empty",
-            ParseMoveError::Shape(_) => "shape",
-            ParseMoveError::Place { .. } => "place",
-            ParseMoveError::FromHome(_) => "from_home",
-            ParseMoveError::ToHand(_) => "to_hand",
-        }
+dice_core::coded_error! {
+    /// Why a text is not a move, with the reference's names.
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum ParseMoveError {
+        /// No text at all.
+        #[error("a move needs some text")]
+        Empty => "empty",
+        /// Not exactly two places with one dash between them.
+        #[error("{0:?} is not two places with a dash between them")]
+        Shape(String) => "shape",
+        /// A part that is not `hand`, `home` or a square.
+        #[error("{place:?} in {text:?} is not hand, home or a square")]
+        Place {
+            /// The whole text.
+            text: String,
+            /// The part that is not a place.
+            place: String,
+        } => "place",
+        /// A move that starts at home.
+        #[error("{0:?} starts at home, which no piece leaves")]
+        FromHome(String) => "from_home",
+        /// A move that ends in the hand.
+        #[error("{0:?} ends in the hand, which no move goes back to")]
+        ToHand(String) => "to_hand",
     }
 }
 

@@ -179,34 +179,23 @@ impl FromStr for Move {
 
 dice_core::serde_via_text!(Move);
 
-/// Text that is not a move at all.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseMoveError {
-    /// No text.
-    #[error("a move is F-T, and the text is empty")]
-    Empty,
-    /// Not two parts joined by one `-`.
-    #[error("a move is F-T (two houses, or a house and off, joined by -), not {0:?}")]
-    Shape(String),
-    /// A part that is not a house 1..=30 (or `off` as the destination).
-    #[error("{0:?} is not a house 1 to 30 written in decimal (or off as the destination)")]
-    House(String),
-    /// A move from a house to the same house.
-    #[error("a move goes somewhere: {0:?} stays where it is")]
-    Still(String),
-}
-
-impl ParseMoveError {
-    /// The contract word: `empty`, `shape`, `house` or `still`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            ParseMoveError::Empty => "empty",
-            ParseMoveError::Shape(_) => "shape",
-            ParseMoveError::House(_) => "house",
-            ParseMoveError::Still(_) => "still",
-        }
+dice_core::coded_error! {
+    /// Text that is not a move at all.
+    #[non_exhaustive]
+    #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+    pub enum ParseMoveError {
+        /// No text.
+        #[error("a move is F-T, and the text is empty")]
+        Empty => "empty",
+        /// Not two parts joined by one `-`.
+        #[error("a move is F-T (two houses, or a house and off, joined by -), not {0:?}")]
+        Shape(String) => "shape",
+        /// A part that is not a house 1..=30 (or `off` as the destination).
+        #[error("{0:?} is not a house 1 to 30 written in decimal (or off as the destination)")]
+        House(String) => "house",
+        /// A move from a house to the same house.
+        #[error("a move goes somewhere: {0:?} stays where it is")]
+        Still(String) => "still",
     }
 }
 

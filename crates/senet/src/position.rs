@@ -410,81 +410,66 @@ impl FromStr for Position {
 
 dice_core::serde_via_text!(Position);
 
-/// Why a position cannot occur in a game under a rule set (see
-/// [`Position::check`]).
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum Inconsistency {
-    /// Two pieces stand on one house.
-    #[error("two pieces stand on house {house}")]
-    Shared {
-        /// The house.
-        house: House,
-    },
-    /// A piece stands past the thirty houses.
-    #[error("a {side} piece stands off the board")]
-    OffBoard {
-        /// The side.
-        side: Side,
-    },
-    /// A side has more pieces on the board than the rules give it.
-    #[error("{side} has {count} pieces on the board, but the rules give each side {pieces}")]
-    Pieces {
-        /// The side.
-        side: Side,
-        /// Its pieces on the board.
-        count: u8,
-        /// The pieces a side has under the rules.
-        pieces: u8,
-    },
-    /// A piece stands in the water (27) under `water=reborn`, which sends it
-    /// back at once.
-    #[error("a {side} piece stands in the water (27), which water=reborn sends back at once")]
-    Water {
-        /// The side.
-        side: Side,
-    },
-    /// Both sides have every piece borne off, which no game reaches (it
-    /// ends when the first side has).
-    #[error("both sides have every piece borne off, but the game ends when the first side has")]
-    BothHome,
-    /// Under `on26=again` with `water=stand` a piece of the side not to
-    /// move stands on 26, whose throw would have been bound to it (and a
-    /// bound throw there always has a move).
-    #[error(
-        "{side}, not to move, stands on 26, but under on26=again reaching 26 earns the side \
-         one more throw"
-    )]
-    On26 {
-        /// The side on 26.
-        side: Side,
-    },
-    /// The key does not pack the position as spec §6 lays it out (see
-    /// [`Key`]): the board house by house, the side to move and a bound
-    /// throw.
-    #[error("the key {key} is not the position's {laid_out:016x}")]
-    Key {
-        /// The key the position gives.
-        key: Key,
-        /// The bits the layout gives.
-        laid_out: u64,
-    },
-}
-
-impl Inconsistency {
-    /// The contract word: `shared`, `off_board`, `pieces`, `water`,
-    /// `both_home`, `on26` or `key`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Inconsistency::Shared { .. } => "shared",
-            Inconsistency::OffBoard { .. } => "off_board",
-            Inconsistency::Pieces { .. } => "pieces",
-            Inconsistency::Water { .. } => "water",
-            Inconsistency::BothHome => "both_home",
-            Inconsistency::On26 { .. } => "on26",
-            Inconsistency::Key { .. } => "key",
-        }
+dice_core::coded_error! {
+    /// Why a position cannot occur in a game under a rule set (see
+    /// [`Position::check`]).
+    #[non_exhaustive]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+    pub enum Inconsistency {
+        /// Two pieces stand on one house.
+        #[error("two pieces stand on house {house}")]
+        Shared {
+            /// The house.
+            house: House,
+        } => "shared",
+        /// A piece stands past the thirty houses.
+        #[error("a {side} piece stands off the board")]
+        OffBoard {
+            /// The side.
+            side: Side,
+        } => "off_board",
+        /// A side has more pieces on the board than the rules give it.
+        #[error("{side} has {count} pieces on the board, but the rules give each side {pieces}")]
+        Pieces {
+            /// The side.
+            side: Side,
+            /// Its pieces on the board.
+            count: u8,
+            /// The pieces a side has under the rules.
+            pieces: u8,
+        } => "pieces",
+        /// A piece stands in the water (27) under `water=reborn`, which sends it
+        /// back at once.
+        #[error("a {side} piece stands in the water (27), which water=reborn sends back at once")]
+        Water {
+            /// The side.
+            side: Side,
+        } => "water",
+        /// Both sides have every piece borne off, which no game reaches (it
+        /// ends when the first side has).
+        #[error("both sides have every piece borne off, but the game ends when the first side has")]
+        BothHome => "both_home",
+        /// Under `on26=again` with `water=stand` a piece of the side not to
+        /// move stands on 26, whose throw would have been bound to it (and a
+        /// bound throw there always has a move).
+        #[error(
+            "{side}, not to move, stands on 26, but under on26=again reaching 26 earns the side \
+             one more throw"
+        )]
+        On26 {
+            /// The side on 26.
+            side: Side,
+        } => "on26",
+        /// The key does not pack the position as spec §6 lays it out (see
+        /// [`Key`]): the board house by house, the side to move and a bound
+        /// throw.
+        #[error("the key {key} is not the position's {laid_out:016x}")]
+        Key {
+            /// The key the position gives.
+            key: Key,
+            /// The bits the layout gives.
+            laid_out: u64,
+        } => "key",
     }
 }
 
@@ -499,12 +484,6 @@ impl Inconsistency {
             Inconsistency::Water { .. } => Some(PositionErrorKind::Water),
             _ => None,
         }
-    }
-}
-
-impl dice_core::Coded for Inconsistency {
-    fn code(&self) -> &'static str {
-        Inconsistency::code(self)
     }
 }
 

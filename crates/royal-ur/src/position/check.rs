@@ -5,103 +5,81 @@ use dice_core::Side;
 use super::{LAP_SQUARES, Position};
 use crate::{BoardShape, Key, Square, Variant};
 
-/// Why a position cannot occur in a game under a rule set (see
-/// [`Position::check`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[non_exhaustive]
-pub enum Inconsistency {
-    /// The position is on another board than the rule set plays on.
-    #[error("the position is on the {position} board, but these rules play on the {rules} board")]
-    Board {
-        /// The position's board.
-        position: BoardShape,
-        /// The rule set's.
-        rules: BoardShape,
-    },
-    /// Two pieces stand on one square.
-    #[error("two pieces stand on {square}")]
-    Shared {
-        /// The square.
-        square: Square,
-    },
-    /// A piece stands on a square the board does not have.
-    #[error("a {side} piece stands off the board")]
-    OffBoard {
-        /// The side.
-        side: Side,
-    },
-    /// A side does not have the rule set's pieces in hand, on the board and
-    /// home together.
-    #[error(
-        "{side} has {} pieces ({hand} in hand, {board} on the board, {home} home), not {pieces}",
-        u16::from(*hand) + u16::from(*board) + u16::from(*home)
-    )]
-    Pieces {
-        /// The side.
-        side: Side,
-        /// Its pieces in hand.
-        hand: u8,
-        /// Its pieces on the board.
-        board: u8,
-        /// Its pieces home.
-        home: u8,
-        /// The pieces a side has under the rules.
-        pieces: u8,
-    },
-    /// A piece stands on a square its side's path does not visit.
-    #[error("a {side} piece stands on {square}, a square only {}'s path uses", .side.other())]
-    Route {
-        /// The side.
-        side: Side,
-        /// The square.
-        square: Square,
-    },
-    /// A square is marked as holding a piece on its second visit where
-    /// there is none, or under a path that visits it once.
-    #[error(
-        "{square} is marked as holding a piece on its second visit, which these rules cannot make"
-    )]
-    Lap {
-        /// The square.
-        square: Square,
-    },
-    /// Both sides have every piece home, which no game reaches (it ends when
-    /// the first side has).
-    #[error("both sides have every piece home, but the game ends when the first side has")]
-    BothHome,
-    /// The key does not pack the position as spec §6 lays it out (see
-    /// [`Key`]): the board square by square, the homes, the side to move
-    /// and the second visits.
-    #[error("the key {key} is not the position's {laid_out:012x}")]
-    Key {
-        /// The key the position gives.
-        key: Key,
-        /// The bits the layout gives.
-        laid_out: u64,
-    },
-}
-
-impl Inconsistency {
-    /// The contract word: `board`, `shared`, `off_board`, `pieces`,
-    /// `route`, `lap`, `both_home` or `key`.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Inconsistency::Board { .. } => "board",
-            Inconsistency::Lap { .. } => "lap",
-            Inconsistency::Shared { .. } => "shared",
-            Inconsistency::OffBoard { .. } => "off_board",
-            Inconsistency::Pieces { .. } => "pieces",
-            Inconsistency::Route { .. } => "route",
-            Inconsistency::BothHome => "both_home",
-            Inconsistency::Key { .. } => "key",
-        }
-    }
-}
-
-impl dice_core::Coded for Inconsistency {
-    fn code(&self) -> &'static str {
-        Inconsistency::code(self)
+dice_core::coded_error! {
+    /// Why a position cannot occur in a game under a rule set (see
+    /// [`Position::check`]).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+    #[non_exhaustive]
+    pub enum Inconsistency {
+        /// The position is on another board than the rule set plays on.
+        #[error("the position is on the {position} board, but these rules play on the {rules} board")]
+        Board {
+            /// The position's board.
+            position: BoardShape,
+            /// The rule set's.
+            rules: BoardShape,
+        } => "board",
+        /// Two pieces stand on one square.
+        #[error("two pieces stand on {square}")]
+        Shared {
+            /// The square.
+            square: Square,
+        } => "shared",
+        /// A piece stands on a square the board does not have.
+        #[error("a {side} piece stands off the board")]
+        OffBoard {
+            /// The side.
+            side: Side,
+        } => "off_board",
+        /// A side does not have the rule set's pieces in hand, on the board and
+        /// home together.
+        #[error(
+            "{side} has {} pieces ({hand} in hand, {board} on the board, {home} home), not {pieces}",
+            u16::from(*hand) + u16::from(*board) + u16::from(*home)
+        )]
+        Pieces {
+            /// The side.
+            side: Side,
+            /// Its pieces in hand.
+            hand: u8,
+            /// Its pieces on the board.
+            board: u8,
+            /// Its pieces home.
+            home: u8,
+            /// The pieces a side has under the rules.
+            pieces: u8,
+        } => "pieces",
+        /// A piece stands on a square its side's path does not visit.
+        #[error("a {side} piece stands on {square}, a square only {}'s path uses", .side.other())]
+        Route {
+            /// The side.
+            side: Side,
+            /// The square.
+            square: Square,
+        } => "route",
+        /// A square is marked as holding a piece on its second visit where
+        /// there is none, or under a path that visits it once.
+        #[error(
+            "{square} is marked as holding a piece on its second visit, which these rules cannot make"
+        )]
+        Lap {
+            /// The square.
+            square: Square,
+        } => "lap",
+        /// Both sides have every piece home, which no game reaches (it ends when
+        /// the first side has).
+        #[error("both sides have every piece home, but the game ends when the first side has")]
+        BothHome => "both_home",
+        /// The key does not pack the position as spec §6 lays it out (see
+        /// [`Key`]): the board square by square, the homes, the side to move
+        /// and the second visits.
+        #[error("the key {key} is not the position's {laid_out:012x}")]
+        Key {
+            /// The key the position gives.
+            key: Key,
+            /// The bits the layout gives.
+            laid_out: u64,
+        } => "key",
     }
 }
 
