@@ -199,6 +199,45 @@ macro_rules! coded_error {
     };
 }
 
+/// Gives a rule set its text both ways, the same for every game: `Display`
+/// writes the name records write when it has one (its inherent
+/// `fn name(&self) -> Option<&'static str>`), else its fields
+/// (`fn spelled_out(&self) -> String`); `FromStr` reads rules as a person
+/// writes them, through [`read_rules`] (so the type implements
+/// [`ReadRules`]). Doc comments given before the type go on `from_str`.
+///
+/// ```
+/// use dice_core::toy::ToyVariant;
+///
+/// let v: ToyVariant = "dice=4".parse()?;
+/// assert_eq!(v.to_string(), "goal=12 dice=4");
+/// assert_eq!(ToyVariant::default().to_string(), "toy");
+/// # Ok::<(), dice_core::VariantError>(())
+/// ```
+#[macro_export]
+macro_rules! rules_text {
+    ($(#[$doc:meta])* $ty:ty) => {
+        impl ::core::fmt::Display for $ty {
+            /// The record's rules text: the name, or the fields spelled out.
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self.name() {
+                    ::core::option::Option::Some(name) => f.write_str(name),
+                    ::core::option::Option::None => f.write_str(&self.spelled_out()),
+                }
+            }
+        }
+
+        impl ::core::str::FromStr for $ty {
+            type Err = $crate::VariantError;
+
+            $(#[$doc])*
+            fn from_str(text: &str) -> ::core::result::Result<$ty, $crate::VariantError> {
+                $crate::read_rules(text)
+            }
+        }
+    };
+}
+
 /// Implements `Serialize` and `Deserialize` for types through their text
 /// form (`Display` and `FromStr`), so that JSON speaks the same text as
 /// records and the command line.

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Chance, Coded, Cutoff, Faces, Ladder, MoveList, Notation, Opening, ReadRules, Rules,
-    SearchOptions, Side, Status, Thought, Tie, VariantError, read_rules, search,
+    SearchOptions, Side, Status, Thought, Tie, VariantError, search,
 };
 
 /// The toy game's rules (a marker type).
@@ -50,27 +50,25 @@ impl Default for ToyVariant {
     }
 }
 
-impl fmt::Display for ToyVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if *self == ToyVariant::default() {
-            f.write_str("toy")
-        } else {
-            write!(f, "goal={} dice={}", self.goal, self.dice)
-        }
-    }
-}
-
-impl FromStr for ToyVariant {
-    type Err = VariantError;
-
-    /// Rules as a person writes them ([`read_rules`]): `toy`, or `goal=N`
+crate::rules_text! {
+    /// Rules as a person writes them ([`read_rules`](crate::read_rules)): `toy`, or `goal=N`
     /// and `dice=D` in any order, either left out.
-    fn from_str(s: &str) -> Result<ToyVariant, VariantError> {
-        read_rules(s)
-    }
+    ToyVariant
 }
 
 impl ToyVariant {
+    /// The name records write: `toy` for the default rule set, else none.
+    #[must_use]
+    pub fn name(&self) -> Option<&'static str> {
+        (*self == ToyVariant::default()).then_some("toy")
+    }
+
+    /// The fields spelled out, `goal=N dice=D`.
+    #[must_use]
+    pub fn spelled_out(&self) -> String {
+        format!("goal={} dice={}", self.goal, self.dice)
+    }
+
     /// A record's rules text: `toy`, or `goal=N dice=D` in that order.
     ///
     /// # Errors

@@ -1,8 +1,5 @@
 //! Rule sets: kendall, skyruk, and custom ones from the seven fields.
 
-use std::fmt;
-use std::str::FromStr;
-
 use dice_core::{Chance, ReadRules, VariantError, read_rules};
 
 /// Which pieces of a run are protected from a swap.
@@ -380,18 +377,7 @@ impl Default for Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(name) => f.write_str(name),
-            None => f.write_str(&self.spelled_out()),
-        }
-    }
-}
-
-impl FromStr for Variant {
-    type Err = VariantError;
-
+dice_core::rules_text! {
     /// Reads rules as a person writes them, as the command line reads them:
     /// a name, or the fields that differ from kendall in any order
     /// ([`Variant::parse_lenient`]). A record's rules line is read strictly,
@@ -404,9 +390,7 @@ impl FromStr for Variant {
     /// assert_eq!("pieces=7".parse::<Variant>()?, Variant::KENDALL.with_pieces(Pieces::Seven));
     /// # Ok::<(), senet::VariantError>(())
     /// ```
-    fn from_str(text: &str) -> Result<Variant, VariantError> {
-        read_rules(text)
-    }
+    Variant
 }
 
 impl Variant {

@@ -1,8 +1,5 @@
 //! Rules text: what a person writes, and the record's rules line.
 
-use std::fmt;
-use std::str::FromStr;
-
 use dice_core::{MAX_DICE, ReadRules, VariantError, read_rules};
 
 use super::{
@@ -354,19 +351,7 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    /// The record's rules text: the name, or the fields spelled out.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(name) => f.write_str(name),
-            None => f.write_str(&self.spelled_out()),
-        }
-    }
-}
-
-impl FromStr for Variant {
-    type Err = VariantError;
-
+dice_core::rules_text! {
     /// Reads rules as a person writes them, as the command line reads them:
     /// a preset's name, or the fields that differ from finkel in any order
     /// ([`Variant::parse_lenient`]). A record's rules line is read strictly,
@@ -380,9 +365,7 @@ impl FromStr for Variant {
     /// assert_eq!("finkel".parse::<Variant>()?, Variant::FINKEL);
     /// # Ok::<(), royal_ur::VariantError>(())
     /// ```
-    fn from_str(s: &str) -> Result<Variant, VariantError> {
-        read_rules(s)
-    }
+    Variant
 }
 
 impl Variant {
