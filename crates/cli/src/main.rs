@@ -2,11 +2,10 @@
 //!
 //! Exit codes: 0 success, 1 the input was refused, 2 a usage error.
 
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
-#![cfg_attr(
-    not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+#![allow(
+    clippy::indexing_slicing,
+    reason = "a front end's indexes are bounded by what they index (a move picked below the count of legal moves, a log cut at its length) or are JSON values, which give null for what is missing"
 )]
 
 mod bench;

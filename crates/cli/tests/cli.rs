@@ -1,6 +1,14 @@
 //! Runs the built `race` binary: every subcommand, every exit code, the JSON
 //! shapes (snapshotted), scripted interactive games, and hostile input.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::path::{Path, PathBuf};
 
 mod common;

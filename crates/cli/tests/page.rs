@@ -10,6 +10,14 @@
 //! installs them when missing (see `common/browser.rs`). Nothing here
 //! times anything: each step waits for what the page shows.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 

@@ -2,6 +2,14 @@
 //! choice in a position, bot levels above the top, rules given by their
 //! differences, and seeds echoed as they were given.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 use common::{Run, race};

@@ -2,6 +2,14 @@
 //! details in JSON, one plain line on stderr, and exit codes that tell a
 //! refused input (1) from a usage error (2).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::path::{Path, PathBuf};
 
 mod common;

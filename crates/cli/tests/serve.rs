@@ -4,6 +4,14 @@
 //! retries, seats, hostile requests; and the event streams, shutdown,
 //! metrics and the create limit.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::TcpStream;

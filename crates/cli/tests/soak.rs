@@ -1,6 +1,14 @@
 //! `race soak` from the outside: a few games of each game pass with their
 //! totals on stdout, and a bad flag is a usage error.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 /// `race` run as (exit code, stdout, stderr).

@@ -3,6 +3,14 @@
 //! again. The SQLite store runs in a scratch folder, the PostgreSQL one in
 //! a database made for the test (see `common/postgres.rs`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 use common::postgres::TestDb;

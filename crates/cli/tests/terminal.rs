@@ -2,6 +2,14 @@
 //! its screen is read as a grid. Each test waits for what it expects on
 //! the screen, with generous time-outs, and times nothing.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::path::{Path, PathBuf};
 
 mod common;

@@ -1,15 +1,4 @@
 #![doc = include_str!("../README.md")]
-#![deny(missing_docs)]
-#![deny(unsafe_code, clippy::undocumented_unsafe_blocks)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 mod bot;
 mod dice;

@@ -1,6 +1,14 @@
 //! The framework driven by the toy game: settle, lost turns, extra throws,
 //! undo, resignation, the ply cap, scripts, refusals.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use dice_core::toy::{Toy, ToyMove, ToyPosition, ToyRefusal, ToyVariant};
 use dice_core::{
     Dice, Ending, Game, GameOver, NewGameError, NothingToUndo, PLY_CAP, PlayError, ScriptRoll,

@@ -1,6 +1,14 @@
 //! The board as data agrees with the rules' own view of the board and
 //! with the position it holds, for every preset of both games.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use dice_core::{Game, Rules as _, Seed, Side};
 use race_games::{Board, MarkKind, RaceGame, RulesBoard, SquareKind, for_kind};
 use royal_ur::Ur;

@@ -3,6 +3,14 @@
 //! as the rules say with every number from 0 to 1, over games of every
 //! preset.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use dice_core::Rules;
 use dice_core::{Game, Seed};
 use race_games::{RaceGame, action_mask, move_for_action};

@@ -4,6 +4,14 @@
 //! `race play`, the moves and thoughts of `race moves` and `race bot`),
 //! and what the one layer says now.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use dice_core::{Faces, Game};
 use race_games::{
     Bot, Kind, Level, RaceGame, RuleSetView, Story, Tables, catalogue, for_kind, narrate,

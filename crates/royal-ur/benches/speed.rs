@@ -6,6 +6,14 @@
 //! cargo bench -p royal-ur --bench speed
 //! ```
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a benchmark stops at the first thing that goes wrong"
+)]
+
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -7,6 +7,14 @@
 //!
 //! The output is deterministic: running it again writes the same bytes.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "an example stops at the first thing that goes wrong"
+)]
+
 use std::error::Error;
 use std::fs;
 use std::path::PathBuf;

@@ -9,6 +9,14 @@
 //! cargo run --release -p royal-ur --example ur_weights -- 2000 blitz aseb "path=murray" "path=skiriuk"
 //! ```
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "an example stops at the first thing that goes wrong"
+)]
+
 use std::error::Error;
 
 use dice_core::{Seed, Side};

@@ -1,6 +1,14 @@
 //! The dice-less board: construction, refusals, the end of the game, undo,
 //! and seeded games replayed on a board step by step.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 use common::{Xorshift, variants};

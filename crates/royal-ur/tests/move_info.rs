@@ -2,6 +2,14 @@
 //! many random positions against an account worked out from the public
 //! route functions.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 use common::{Xorshift, random_position, variants};

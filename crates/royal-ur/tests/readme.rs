@@ -2,6 +2,14 @@
 //! its `[dependencies]` (the example itself is a doctest of this crate,
 //! built with warnings denied: see `WorkspaceReadme` in `lib.rs`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::collections::BTreeSet;
 
 /// The lines of the first code block of `lang` after `heading`.

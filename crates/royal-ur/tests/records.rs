@@ -2,6 +2,14 @@
 //! whole games, and who throws next after a line under the capture bonus,
 //! the rosette switch and the aseb board.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 mod common;
 
 use common::{Xorshift, variants};

@@ -3,6 +3,14 @@
 //!
 //! `cargo run --release -p senet --example bench [games] [rules]`
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "an example stops at the first thing that goes wrong"
+)]
+
 use std::time::Instant;
 
 use dice_core::Seed;

@@ -6,6 +6,14 @@
 //! cargo run --release -p senet --example stats -- ladder 2000 kendall
 //! ```
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "an example stops at the first thing that goes wrong"
+)]
+
 use dice_core::{Seed, Side, Xorshift};
 use senet::{Bot, Game, Pieces, Variant};
 

@@ -1,15 +1,5 @@
 #![doc = include_str!("../README.md")]
-#![deny(missing_docs)]
 #![forbid(unsafe_code)]
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 mod bot;
 mod flags;

@@ -88,8 +88,8 @@ impl Pieces {
 ///
 /// A variant whose fields equal kendall's or skyruk's (five pieces) is named
 /// and written by its name; any other is written as its fields (the
-/// record's rules text, [`Display`](fmt::Display), read back by
-/// [`Variant::from_rules_line`]). [`FromStr`] reads rules as a person
+/// record's rules text, [`Display`](std::fmt::Display), read back by
+/// [`Variant::from_rules_line`]). [`FromStr`](std::str::FromStr) reads rules as a person
 /// writes them: a name, or the fields that differ from kendall.
 ///
 /// ```
@@ -298,7 +298,7 @@ impl Variant {
 
     /// Reads rules as a person writes them: a name, or the fields that
     /// differ from kendall as `name=value`, in any order, separated by
-    /// spaces; the same as [`FromStr`]. (A record's rules line is stricter:
+    /// spaces; the same as [`FromStr`](std::str::FromStr). (A record's rules line is stricter:
     /// see [`Variant::from_rules_line`].)
     ///
     /// ```

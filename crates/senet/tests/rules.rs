@@ -1,5 +1,13 @@
 //! Hand-worked positions for every rule of spec §3, under both rule sets.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use dice_core::{MoveList, Notation, Rules, Side, Status};
 use senet::{Flags, House, Move, Place, Position, Senet, Variant};
 

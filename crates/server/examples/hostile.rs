@@ -23,6 +23,14 @@
 //!
 //! Linux only (memory from `/proc/PID/status`).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "an example stops at the first thing that goes wrong"
+)]
+
 use std::error::Error;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -460,6 +460,10 @@ impl Table {
         if file.metadata().is_ok_and(|m| m.is_dir()) {
             return Err(TableError::Directory(path.to_path_buf()));
         }
+        #[allow(
+            unsafe_code,
+            reason = "a memory map is the table's way to read a file of gigabytes"
+        )]
         // SAFETY: the map is read-only and lives in the Table; as with any
         // memory map, the file must not be truncated or rewritten by
         // another process while it is open (the checksum below only

@@ -4,6 +4,14 @@
 //! has won), and a file laid out as RoyalUr's tools write it, made here
 //! with the Finkel layout spelled out square by square, read and played.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::path::PathBuf;
 
 use dice_core::{Rules, Side, Status};

@@ -1,6 +1,14 @@
 //! Small rule sets solved and checked against an independent brute force
 //! over royal-ur's own positions and rules.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::collections::HashMap;
 
 use dice_core::{MoveList, Rules, Side, Status};

@@ -1,5 +1,13 @@
 //! Table files: round trip, lookups, and every kind of damage refused.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a test fails by panicking"
+)]
+
 use std::path::PathBuf;
 
 use royal_ur::{Path, Variant};

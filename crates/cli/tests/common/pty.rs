@@ -57,6 +57,10 @@ impl Term {
         let child = pair.slave.spawn_command(cmd).expect("race starts");
         drop(pair.slave);
         let raw = pair.master.as_raw_fd().expect("the master's descriptor");
+        #[allow(
+            unsafe_code,
+            reason = "a descriptor from portable-pty is borrowed as rustix takes it"
+        )]
         // SAFETY: the master is open (it is dropped only after this copy is
         // made), and the borrow ends here.
         let master = unsafe { BorrowedFd::borrow_raw(raw) };

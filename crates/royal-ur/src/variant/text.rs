@@ -246,7 +246,7 @@ impl Variant {
 
     /// Reads rules as a person writes them: a preset's name, or the fields
     /// that differ from finkel as `name=value`, in any order, separated by
-    /// spaces; the same as [`FromStr`]. (A record's rules line is stricter:
+    /// spaces; the same as [`FromStr`](std::str::FromStr). (A record's rules line is stricter:
     /// see [`Variant::from_rules_line`].)
     ///
     /// ```

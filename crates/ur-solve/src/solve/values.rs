@@ -62,6 +62,7 @@ impl<'a> Values<'a> {
         if let Some(v) = self.0.get(code.index()) {
             // SAFETY: a prefetch is only a hint: it reads nothing into the
             // program and cannot fault; the pointer is to a live value.
+            #[allow(unsafe_code, reason = "the prefetch intrinsic is unsafe to call")]
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
                     v.as_ptr().cast::<i8>(),
