@@ -5,7 +5,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Thrower, Thrown};
-use crate::{Coded, Dice, Faces, MoveList, Notation, Opening, Rules, Seed, Side, Status};
+use crate::{Chance, Coded, Dice, Faces, MoveList, Notation, Opening, Rules, Seed, Side, Status};
 
 /// After this many plies (moves plus lost turns) a game nobody has won is
 /// drawn. A winning move on the last ply still wins.
@@ -558,6 +558,12 @@ impl<R: Notation> Game<R> {
     #[must_use]
     pub fn variant(&self) -> &R::Variant {
         &self.variant
+    }
+
+    /// What the game's dice can roll and how often ([`Rules::chances`]).
+    #[must_use]
+    pub fn chances(&self) -> &'static [Chance] {
+        R::chances(&self.variant)
     }
 
     /// The extra set-up (see [`Notation::Extra`]).

@@ -2,7 +2,7 @@
 
 use dice_core::{Dice, LogEntry, NewGameError, Setup, Side};
 
-use crate::{Chance, Flags, Key, Move, Position, PositionError, Square, Ur, Variant};
+use crate::{Flags, Key, Move, Position, PositionError, Square, Ur, Variant};
 
 /// A game of the Royal Game of Ur: seeded or scripted dice, the settle loop,
 /// the log, undo, resignation, the 15,000-ply cap and records, from
@@ -52,8 +52,6 @@ pub trait GameExt {
     fn hand(&self, side: Side) -> u8;
     /// How many of a side's pieces are home.
     fn home(&self, side: Side) -> u8;
-    /// What the game's dice can roll and how often.
-    fn chances(&self) -> &'static [Chance];
     /// The display form of every log entry, in order (`3: a2-d2x*`, `0: -`).
     fn log_display(&self) -> Vec<String>;
 }
@@ -77,10 +75,6 @@ impl GameExt for Game {
 
     fn home(&self, side: Side) -> u8 {
         self.position().home(side, self.variant())
-    }
-
-    fn chances(&self) -> &'static [Chance] {
-        self.variant().chances()
     }
 
     fn log_display(&self) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! The game: dice-core's `Game` for these rules, and what it adds.
 
-use dice_core::{Chance, Dice, LogEntry, ScriptRoll, Side};
+use dice_core::{Dice, LogEntry, ScriptRoll, Side};
 use serde::Serialize;
 
 use crate::{House, Key, Move, RULES_REVISION, Seat, Senet, throws_again};
@@ -66,8 +66,6 @@ pub trait GameExt {
     fn at(&self, house: House) -> Option<Side>;
     /// How many of a side's pieces are borne off.
     fn home(&self, side: Side) -> u8;
-    /// What the sticks can roll and how often.
-    fn chances(&self) -> &'static [Chance];
     /// The display form of every log entry, in order (`3: 12-15`, `2: -`).
     fn log_display(&self) -> Vec<String>;
     /// Whose turn it is (`None` once over or with no roll in hand).
@@ -98,10 +96,6 @@ impl GameExt for Game {
 
     fn home(&self, side: Side) -> u8 {
         self.position().home(side, self.variant())
-    }
-
-    fn chances(&self) -> &'static [Chance] {
-        self.variant().chances()
     }
 
     fn log_display(&self) -> Vec<String> {
