@@ -9,7 +9,8 @@ import {
 import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
-import { ends, holder, plyWords, rulesLine, rulesName } from "./words.js";
+import { playersLine, rematchTogether, savedName, titleFor } from "./people.js";
+import { ends, plyWords, rulesLine, rulesName } from "./words.js";
 
 const HOW = {
   home: "by bringing every piece home",
@@ -38,7 +39,7 @@ async function joinFromLink(id, note) {
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   if (loadSeat(id)) return;
   if (!match && !pendingJoin(id)) return;
-  const reply = await joinGame(id, match?.[1]);
+  const reply = await joinGame(id, match?.[1], savedName() || undefined);
   if (!reply) {
     note("The server could not be reached to take your seat: reload the page to try again.");
   } else if (!reply.ok) {
@@ -76,7 +77,11 @@ export async function showGame(main, id, net) {
   const mine = seat?.seat ?? null;
   const game = gameOf(ui.st.game);
   const flip = game.flips && mine === "dark";
-  document.title = `${game.title}: race games`;
+  // Both seats held by people: a rematch is offered to the other seat.
+  const together = mine && !ui.st.seats.light.startsWith("bot:") && !ui.st.seats.dark.startsWith("bot:")
+    ? rematchTogether(id, seat, (t) => say(t))
+    : null;
+  document.title = titleFor(ui.st, mine, game.title);
 
 
 
@@ -213,7 +218,8 @@ export async function showGame(main, id, net) {
 
   function renderTurn() {
     if (ui.st.status === "waiting") {
-      turn.textContent = mine ? "Waiting for your friend to open the link." : "Waiting for a second player.";
+      turn.textContent = !mine ? "Waiting for a second player."
+        : seat.invite ? "Waiting for your friend to open the link." : "Waiting for someone to take this open game.";
     } else if (ui.st.status === "over") {
       turn.textContent = "The game is over.";
     } else {
@@ -235,7 +241,9 @@ export async function showGame(main, id, net) {
   }
 
   function renderPlayers() {
-    players.textContent = `Light: ${holder(ui.st.seats, "light", mine)} · Dark: ${holder(ui.st.seats, "dark", mine)}`;
+    players.replaceChildren(...playersLine(ui.st, mine));
+    document.title = titleFor(ui.st, mine, game.title);
+    together?.update(ui.st);
   }
 
   function renderInvite() {
@@ -300,7 +308,7 @@ export async function showGame(main, id, net) {
       check,
       h("div", { class: "actions" },
         h("a", { class: "button", id: "download", href: ui.st.record_url, download: `race-${id}.txt` }, "Download the record"),
-        mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
+        together ? together.el : mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
         h("a", { class: "button", id: "review-link", href: `/g/${id}/review` }, "Review the game")),
       h("p", { class: "small" }, "Anyone can replay every throw from the record with ", h("code", {}, `race replay race-${id}.txt`), "."));
     try {
@@ -382,6 +390,8 @@ export async function showGame(main, id, net) {
   refreshStory();
   return watch(id, {
     state: accept,
+    rematch: Boolean(together),
+    token: seat?.token,
     online: (up) => {
       if (up === ui.online) return;
       ui.online = up;
