@@ -1981,3 +1981,56 @@ async fn a_third_browser_takes_an_open_game_from_the_front_page() {
     host.close().await;
     taker.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_at_one_screen_play_a_game_to_the_end() {
+    let bench = Bench::start("hotseat", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("rules", "custom"),
+            ("field-pieces", "2"),
+            ("opponent", "here"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    let state = server.state(&id);
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["seats"], json!({"light": "person", "dark": "person"}));
+    // One browser moves for whichever side is to move, to the end.
+    let deadline = Instant::now() + PATIENCE * 10;
+    let mut sides = BTreeSet::new();
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        match next(&b).await {
+            Next::Over => break,
+            Next::Move => {
+                let seat = view(&b).await["seat"].as_str().unwrap().to_owned();
+                let before = server.state(&id);
+                assert_eq!(
+                    before["side"].as_str(),
+                    Some(seat.as_str()),
+                    "the seat is the side to move"
+                );
+                click_move(&b, false).await;
+                sides.insert(seat);
+            }
+        }
+    }
+    assert_eq!(
+        sides,
+        BTreeSet::from(["dark".to_owned(), "light".to_owned()])
+    );
+    assert_eq!(server.state(&id)["status"], "over");
+    b.wait(
+        "the end",
+        "return !document.getElementById('end').hidden && document.querySelector('#end-title')",
+    )
+    .await;
+    b.close().await;
+}

@@ -2,7 +2,7 @@
 // holds a seat in, the games open to anyone, and a rematch both players
 // take. Names are only ever set as text, never as markup.
 
-import { gamePath, getJSON, loadSeat, Refused, request, saveSeat } from "./api.js";
+import { createGame, gamePath, getJSON, loadSeat, Refused, request, saveSeat } from "./api.js";
 import { h, sideName } from "./dom.js";
 import { rulesName } from "./words.js";
 
@@ -239,4 +239,20 @@ export function rematchTogether(id, seat, say) {
     }
   }
   return { el: box, update };
+}
+
+/**
+ * Creates a game for two players at this screen: a friend game whose
+ * other seat this browser takes at once, both tokens kept under the
+ * game's id (`both`), the board turned to the side to move when `turn`.
+ * Resolves to the game's id.
+ */
+export async function createHotSeat(settings, turn) {
+  const made = await createGame({ ...settings, opponent: "friend" });
+  const invite = made.invite.split("#join=")[1];
+  const reply = await request("POST", `${gamePath(made.id)}/join`, { body: { invite } });
+  if (!reply.ok) throw new Refused(reply);
+  const both = { [made.seat]: made.token, [reply.data.seat]: reply.data.token };
+  saveSeat(made.id, { seat: made.seat, token: made.token, both, turn });
+  return made.id;
 }

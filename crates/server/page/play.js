@@ -9,7 +9,7 @@ import {
 import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
-import { playersLine, rematchTogether, savedName, titleFor } from "./people.js";
+import { createHotSeat, playersLine, rematchTogether, savedName, titleFor } from "./people.js";
 import { ends, plyWords, rulesLine, rulesName } from "./words.js";
 
 const HOW = {
@@ -74,11 +74,19 @@ export async function showGame(main, id, net) {
     message: "",
   };  const rules = await ruleSet(ui.st.game, ui.st.rules);
   const seat = loadSeat(id);
-  const mine = seat?.seat ?? null;
+  let mine = seat?.seat ?? null;
   const game = gameOf(ui.st.game);
-  const flip = game.flips && mine === "dark";
+  let flip = game.flips && mine === "dark";
+  // Two players at this screen: the seat is the side to move's.
+  const hotSeat = (st) => {
+    if (!seat?.both || !st.side) return;
+    mine = st.side;
+    seat.token = seat.both[mine];
+    if (seat.turn) flip = game.flips && mine === "dark";
+  };
+  hotSeat(ui.st);
   // Both seats held by people: a rematch is offered to the other seat.
-  const together = mine && !ui.st.seats.light.startsWith("bot:") && !ui.st.seats.dark.startsWith("bot:")
+  const together = mine && !seat.both && !ui.st.seats.light.startsWith("bot:") && !ui.st.seats.dark.startsWith("bot:")
     ? rematchTogether(id, seat, (t) => say(t))
     : null;
   document.title = titleFor(ui.st, mine, game.title);
@@ -278,7 +286,7 @@ export async function showGame(main, id, net) {
     const r = ui.st.result;
     let title;
     if (!r.winner) title = "A draw";
-    else if (mine) title = r.winner === mine ? "You won" : "You lost";
+    else if (mine && !seat.both) title = r.winner === mine ? "You won" : "You lost";
     else title = `${sideName(r.winner)} won`;
     const check = h("p", { class: "check", id: "check", "data-check": "pending" }, "Checking the dice…");
     const rematch = h("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
@@ -293,7 +301,7 @@ export async function showGame(main, id, net) {
       const bot = [ui.st.seats.light, ui.st.seats.dark].find((w) => w.startsWith("bot:"));
       if (bot) settings.level = bot === "bot:perfect" ? "perfect" : Number(bot.slice(4));
       try {
-        const made = await createGame(settings);
+        const made = seat.both ? { id: await createHotSeat(settings, seat.turn) } : await createGame(settings);
         location.assign(`/g/${made.id}`);
       } catch (e) {
         rematch.disabled = false;
@@ -368,6 +376,7 @@ export async function showGame(main, id, net) {
     if (next.ply < ui.st.ply) return false;
     const changed = next.ply !== ui.st.ply || next.status !== ui.st.status;
     ui.st = next;
+    hotSeat(next);
     if (changed) {
       ui.selected = null;
       if (!ui.pending) ui.message = "";

@@ -3,7 +3,7 @@
 import { createGame, getJSON, ruleSet, Refused } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./games.js";
-import { myGames, nameField, nameToSend, openGames } from "./people.js";
+import { createHotSeat, myGames, nameField, nameToSend, openGames } from "./people.js";
 
 const BLURB = {
   ur: "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.",
@@ -35,6 +35,7 @@ export async function showStart(main) {
     opponent: "bot",
     level: top(first),
     side: "random",
+    turn: true,
   };
   let perfect = false;
   let checking = 0;
@@ -113,7 +114,13 @@ export async function showStart(main) {
       ["bot", "The bot", "plays at once, on this server"],
       ["friend", "A friend", "you get a link to send them"],
       ["open", "Anyone", "listed here until someone takes it"],
+      ["here", "Two here", "both players at this screen"],
     ], form.opponent, (v) => { form.opponent = v; render(); }, true));
+    if (form.opponent === "here") {
+      parts.push(h("label", { class: "option turn-board" },
+        h("input", { type: "checkbox", name: "turn", checked: form.turn, onchange: (e) => { form.turn = e.target.checked; } }),
+        h("span", { class: "option-text" }, "Turn the board toward the side to move")));
+    }
     if (form.opponent === "bot") {
       const levels = g.levels.map(String);
       if (perfect) levels.push("perfect");
@@ -146,7 +153,9 @@ export async function showStart(main) {
     if (given) settings.name = given;
     if (form.opponent === "bot") settings.level = form.level === "perfect" ? "perfect" : Number(form.level);
     try {
-      const made = await createGame(settings);
+      const made = form.opponent === "here"
+        ? { id: await createHotSeat(settings, form.turn) }
+        : await createGame(settings);
       location.assign(`/g/${made.id}`);
     } catch (err) {
       status.textContent = err instanceof Refused ? err.message : "The server cannot be reached; try again.";
