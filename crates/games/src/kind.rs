@@ -84,9 +84,9 @@ impl Kind {
     }
 
     /// The name of the bot at `level` (`Beginner` ... `Expert`, `Perfect`),
-    /// from the game's level notes; the top of the ladder for
-    /// [`Level::Top`] and the rungs above it. `None` for `perfect` in a
-    /// game without it.
+    /// from the game's level notes; the top of the ladder's for
+    /// [`Level::Top`](crate::Level::Top) and the rungs above it. `None`
+    /// for `perfect` in a game without it.
     #[must_use]
     pub fn level_name(self, level: crate::Level) -> Option<&'static str> {
         use crate::RaceGame as _;
