@@ -583,6 +583,18 @@ pub struct ServeArgs {
     /// (a day by default); 0: for ever.
     #[arg(long, value_name = "SECS", default_value_t = race_server::WAITING_EXPIRY.as_secs_f64())]
     pub waiting_expiry: f64,
+    /// Seconds a request sent with a seat's token keeps that seat shown
+    /// as connected (an event stream with the token keeps it so while it
+    /// is open).
+    #[arg(long, value_name = "SECS", default_value_t = race_server::PRESENCE_WINDOW.as_secs_f64())]
+    pub presence_window: f64,
+    /// Offer no games open to anyone, and list none (a private server).
+    #[arg(long)]
+    pub no_open_games: bool,
+    /// Seconds a game open to anyone stays listed, waiting, before it is
+    /// deleted (an hour by default).
+    #[arg(long, value_name = "SECS", default_value_t = race_server::OPEN_EXPIRY.as_secs_f64())]
+    pub open_expiry: f64,
     /// Serve a data folder its group or others can read or enter, or a
     /// database they can read (refused otherwise: it holds the seeds).
     #[arg(long)]

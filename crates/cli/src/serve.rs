@@ -27,6 +27,19 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
             "give a number of seconds from 0 (for ever) to 1000000000",
         ));
     }
+    if !(a.presence_window.is_finite() && a.presence_window >= 0.1 && a.presence_window <= 86400.0)
+    {
+        return Err(Failure::usage(
+            "--presence-window",
+            "give a number of seconds from 0.1 to 86400",
+        ));
+    }
+    if !(a.open_expiry.is_finite() && a.open_expiry >= 1.0 && a.open_expiry <= 1e9) {
+        return Err(Failure::usage(
+            "--open-expiry",
+            "give a number of seconds from 1 to 1000000000",
+        ));
+    }
     let database = match a.database.as_deref().map(Database::parse).transpose() {
         Ok(database) => database,
         Err(e) => return Err(Refused::new("--database", "database", e.0).into()),
@@ -46,6 +59,9 @@ pub fn serve_cmd(a: &ServeArgs) -> Outcome {
         streams_per_address: a.max_streams_per_address,
         stall: Duration::from_secs_f64(a.stall),
         waiting_expiry: Duration::from_secs_f64(a.waiting_expiry),
+        presence_window: Duration::from_secs_f64(a.presence_window),
+        open_games: !a.no_open_games,
+        open_expiry: Duration::from_secs_f64(a.open_expiry),
         allow_shared_data: a.allow_shared_data,
         ..Config::new(a.addr, a.data.clone())
     };

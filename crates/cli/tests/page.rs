@@ -993,7 +993,8 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         ["Fair dice", "coordinates"]
     );
 
-    // Over: the record, the review and a new game, and no resignation.
+    // Over: the record, the review, a rematch offered to the friend (a
+    // new game for the watcher), and no resignation.
     let over = server.post(
         &format!("/api/games/{id}/resign"),
         Some(&friend),
@@ -1014,7 +1015,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
             "Fair dice",
             "coordinates",
             "download",
-            "rematch",
+            "rematch-offer",
             "review-link"
         ]
     );
@@ -1796,5 +1797,248 @@ async fn every_preset_of_the_catalogue_is_in_the_help_the_api_and_the_start_form
             assert_eq!(note, *about);
         }
     }
+    b.close().await;
+}
+
+/// The id of the game a browser shows, once it is not `not`.
+async fn shown_game(b: &Browser, what: &str, not: &str) -> String {
+    let id = b
+        .wait(
+            what,
+            &format!(
+                "const m = location.pathname.match(/^\\/g\\/([A-Za-z0-9_-]+)$/); \
+                 return m && m[1] !== '{not}' && document.getElementById('game') ? m[1] : null"
+            ),
+        )
+        .await;
+    id.as_str().expect("an id").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn friends_are_named_seen_told_their_turn_and_take_a_rematch_together() {
+    let bench = Bench::start("people", &["--presence-window", "1"]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let host = driver.browser(DESKTOP).await;
+    let friend = driver.browser(DESKTOP).await;
+    // The name given last is the start form's.
+    host.open(&server.addr, "/").await;
+    host.js("localStorage.setItem('race.name', '<b>Ann</b>'); return null")
+        .await;
+    let id = start_game(
+        &host,
+        &server.addr,
+        &[("game", "ur"), ("opponent", "friend"), ("side", "light")],
+    )
+    .await;
+    let link = host
+        .wait(
+            "the invite link",
+            "return document.querySelector('#invite-link')?.value",
+        )
+        .await;
+    friend.open(&server.addr, "/").await;
+    friend
+        .js("localStorage.setItem('race.name', 'Bea'); return null")
+        .await;
+    friend
+        .client
+        .goto(link.as_str().unwrap())
+        .await
+        .expect("the link opens");
+    friend
+        .wait(
+            "the friend's seat",
+            "return document.getElementById('game')?.dataset.seat === 'dark'",
+        )
+        .await;
+    // Both names, shown as text to both.
+    for b in [&host, &friend] {
+        b.wait(
+            "both names",
+            "const p = document.querySelector('.players'); \
+             return p && p.textContent.includes('<b>Ann</b>') && p.textContent.includes('Bea') \
+               && !p.querySelector('b')",
+        )
+        .await;
+    }
+    assert_eq!(
+        server.state(&id)["names"],
+        json!({"light": "<b>Ann</b>", "dark": "Bea"})
+    );
+
+    // The friend's title says when it is its turn.
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        assert!(Instant::now() < deadline, "never the friend's turn");
+        let st = server.state(&id);
+        if st["side"] == "dark" {
+            friend
+                .wait(
+                    "the title to say so",
+                    "return document.title.startsWith('Your turn')",
+                )
+                .await;
+            break;
+        }
+        if host.js(NEXT).await.as_str() == Some("move") {
+            click_move(&host, false).await;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        !host
+            .js("return document.title")
+            .await
+            .as_str()
+            .unwrap()
+            .starts_with("Your turn")
+    );
+
+    // The host resigns; the friend offers a rematch, which the host's page
+    // shows at once and accepts: both pages move to the new game.
+    host.js("window.confirm = () => true; return null").await;
+    host.click("#resign").await;
+    friend
+        .wait(
+            "the rematch button",
+            "return document.querySelector('#rematch-offer')",
+        )
+        .await;
+    friend.click("#rematch-offer").await;
+    host.wait(
+        "the offer",
+        "return document.querySelector('#rematch-offered')",
+    )
+    .await;
+    host.click("#rematch-offer").await;
+    let again = shown_game(&host, "the rematch's page", &id).await;
+    assert_eq!(shown_game(&friend, "the rematch's page", &id).await, again);
+    assert_eq!(view(&host).await["seat"], "dark");
+    assert_eq!(view(&friend).await["seat"], "light");
+    assert_eq!(
+        server.state(&again)["names"],
+        json!({"light": "Bea", "dark": "<b>Ann</b>"})
+    );
+
+    // The host's tab closes: the friend sees the host away.
+    host.close().await;
+    friend
+        .wait(
+            "the host away",
+            "return document.querySelector('.player.dark .presence')?.dataset.presence === 'away'",
+        )
+        .await;
+
+    // After a reload, the front page lists both games.
+    friend.open(&server.addr, "/").await;
+    let listed = friend
+        .wait(
+            "my games",
+            "const l = [...document.querySelectorAll('#my-games .game-item')].map(i => i.dataset.id); \
+             return l.length === 2 ? l : null",
+        )
+        .await;
+    let listed: BTreeSet<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(listed, BTreeSet::from([id.as_str(), again.as_str()]));
+    friend.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_third_browser_takes_an_open_game_from_the_front_page() {
+    let bench = Bench::start("open", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let host = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &host,
+        &server.addr,
+        &[("game", "senet"), ("opponent", "open"), ("side", "light")],
+    )
+    .await;
+    assert_eq!(view(&host).await["status"], "waiting");
+    let taker = driver.browser(PHONE).await;
+    taker.open(&server.addr, "/").await;
+    taker
+        .wait(
+            "the open game",
+            &format!("return document.querySelector(\"#open-games [data-id='{id}'] .take\")"),
+        )
+        .await;
+    taker
+        .click(&format!("#open-games [data-id='{id}'] .take"))
+        .await;
+    assert_eq!(shown_game(&taker, "the game taken", "").await, id);
+    taker
+        .wait(
+            "the taker's seat",
+            "return document.getElementById('game')?.dataset.seat === 'dark'",
+        )
+        .await;
+    host.wait(
+        "the host to see it taken",
+        "return document.getElementById('game').dataset.status === 'playing'",
+    )
+    .await;
+    assert_eq!(server.state(&id)["status"], "playing");
+    let listed = server.get("/api/open").json();
+    assert_eq!(listed["games"], json!([]));
+    host.close().await;
+    taker.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_at_one_screen_play_a_game_to_the_end() {
+    let bench = Bench::start("hotseat", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(
+        &b,
+        &server.addr,
+        &[
+            ("game", "ur"),
+            ("rules", "custom"),
+            ("field-pieces", "2"),
+            ("opponent", "here"),
+            ("side", "light"),
+        ],
+    )
+    .await;
+    let state = server.state(&id);
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["seats"], json!({"light": "person", "dark": "person"}));
+    // One browser moves for whichever side is to move, to the end.
+    let deadline = Instant::now() + PATIENCE * 10;
+    let mut sides = BTreeSet::new();
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        match next(&b).await {
+            Next::Over => break,
+            Next::Move => {
+                let seat = view(&b).await["seat"].as_str().unwrap().to_owned();
+                let before = server.state(&id);
+                assert_eq!(
+                    before["side"].as_str(),
+                    Some(seat.as_str()),
+                    "the seat is the side to move"
+                );
+                click_move(&b, false).await;
+                sides.insert(seat);
+            }
+        }
+    }
+    assert_eq!(
+        sides,
+        BTreeSet::from(["dark".to_owned(), "light".to_owned()])
+    );
+    assert_eq!(server.state(&id)["status"], "over");
+    b.wait(
+        "the end",
+        "return !document.getElementById('end').hidden && document.querySelector('#end-title')",
+    )
+    .await;
     b.close().await;
 }

@@ -1269,7 +1269,15 @@ fn sigterm_stops_cleanly_and_the_games_are_there_after() {
     assert!(watcher.next_state().is_none(), "the stream ends");
     assert!(server.stderr().contains("the database is closed"));
     let server = Server::start(&data, &[]);
-    assert_eq!(server.state(&light.id), state);
+    // Who is there is not kept: every seat is away after a restart.
+    let without_presence = |mut state: Value| {
+        let fields = state.as_object_mut().unwrap();
+        assert!(fields.remove("presence").is_some() && fields.remove("presence_since").is_some());
+        state
+    };
+    let after = server.state(&light.id);
+    assert_eq!(after["presence"], json!({"light": "away", "dark": "away"}));
+    assert_eq!(without_presence(after), without_presence(state));
     assert!(
         server.stderr().contains("2 unfinished games in ")
             && server
@@ -1424,4 +1432,453 @@ fn serve_refuses_what_it_cannot_use() {
         assert!(run.err.contains(code), "{code} in {}", run.err);
     }
     assert_eq!(server.get("/healthz").text(), "ok");
+}
+
+#[test]
+fn names_are_given_at_create_and_join_checked_shown_as_text_and_kept() {
+    let scratch = Scratch::new("names");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let too_long = "é".repeat(25);
+    for bad in [too_long.as_str(), "a\u{7}b", "tab\there", "a\u{202e}b"] {
+        let reply = server.post(
+            "/api/games",
+            None,
+            &json!({"game": "ur", "opponent": "friend", "name": bad}),
+        );
+        let e = reply.error(400, "bad_request");
+        assert!(
+            e["error"]["message"].as_str().unwrap().contains("24"),
+            "{e}"
+        );
+    }
+    let (creator, invite, made) = create(
+        &server,
+        json!({"game": "ur", "opponent": "friend", "side": "light", "name": "  <b>Ann</b> "}),
+    );
+    assert_eq!(
+        made["state"]["names"],
+        json!({"light": "<b>Ann</b>", "dark": null})
+    );
+    let join = format!("/api/games/{}/join", creator.id);
+    let invite = invite.unwrap();
+    let refused = server.post(&join, None, &json!({"invite": invite, "name": too_long}));
+    refused.error(400, "bad_request");
+    let joined = server.post(
+        &join,
+        None,
+        &json!({"invite": invite, "name": "é".repeat(24)}),
+    );
+    assert_eq!(joined.status, 200, "{}", joined.text());
+    let friend = joined.json()["token"].as_str().unwrap().to_owned();
+    let state = server.state(&creator.id);
+    assert_eq!(state["names"]["dark"], "é".repeat(24));
+    assert_eq!(state["names"]["light"], "<b>Ann</b>");
+
+    // Renamed by its own seat only, in the contract's order: the body,
+    // then the token.
+    let seat = format!("/api/games/{}/seat", creator.id);
+    server
+        .send("PATCH", &seat, None, &json!({"name": "x", "side": "dark"}))
+        .error(400, "bad_request");
+    server
+        .send("PATCH", &seat, None, &json!({"name": "Bea"}))
+        .error(401, "no_token");
+    server
+        .send("PATCH", &seat, Some("nobody"), &json!({"name": "Bea"}))
+        .error(403, "not_your_seat");
+    server
+        .send("PATCH", &seat, Some(&friend), &json!({"name": "a\u{0}"}))
+        .error(400, "bad_request");
+    let mut events = server.events(&creator.id);
+    assert!(events.next_state().is_some());
+    let renamed = server.send("PATCH", &seat, Some(&friend), &json!({"name": " Bea "}));
+    assert_eq!(renamed.status, 200, "{}", renamed.text());
+    assert_eq!(renamed.json()["names"]["dark"], "Bea");
+    assert_eq!(events.next_state().unwrap()["names"]["dark"], "Bea");
+    let unnamed = server.send("PATCH", &seat, Some(&creator.token), &json!({"name": null}));
+    assert_eq!(
+        unnamed.json()["names"],
+        json!({"light": null, "dark": "Bea"})
+    );
+    assert!(!unnamed.text().contains(&friend) && !renamed.text().contains(&friend));
+
+    // A bot's name is its level's.
+    let (bot_game, _, made) = create(
+        &server,
+        json!({"game": "senet", "level": 2, "side": "dark", "name": "Cy"}),
+    );
+    assert_eq!(
+        made["state"]["names"],
+        json!({"light": "Casual", "dark": "Cy"})
+    );
+
+    server.kill();
+    drop(server);
+    let server = Server::start(&data, &[]);
+    assert_eq!(
+        server.state(&creator.id)["names"],
+        json!({"light": null, "dark": "Bea"})
+    );
+    assert_eq!(server.state(&bot_game.id)["names"]["dark"], "Cy");
+}
+
+#[test]
+fn presence_follows_the_seats_streams_and_requests_and_watchers_are_counted() {
+    let scratch = Scratch::new("presence");
+    let server = Server::start(&scratch.path("data"), &["--presence-window", "1"]);
+    let (bot_game, _, made) = create(&server, json!({"game": "ur", "level": 1, "side": "light"}));
+    assert_eq!(made["state"]["presence"]["dark"], "bot");
+    let (_, _, waiting) = create(
+        &server,
+        json!({"game": "ur", "opponent": "friend", "side": "light"}),
+    );
+    assert_eq!(waiting["state"]["presence"]["dark"], "open");
+    assert_eq!(waiting["state"]["watchers"], 0);
+    drop(bot_game);
+
+    let (light, dark) = friend_game(&server, "senet");
+    let path = format!("/api/games/{}/events", light.id);
+    let mut watcher = server.stream(&path);
+    let away = |s: &Value, side: &str| s["presence"][side] == "away";
+    // Both players turn away once their requests are a window old.
+    let state = watcher.state_where(|s| away(s, "light") && away(s, "dark"));
+    assert!(state["presence_since"]["dark"].is_i64(), "{state}");
+    assert_eq!(state["watchers"], 1);
+
+    // A stream with the dark seat's token keeps dark connected while it
+    // is open, and it is no watcher.
+    // A token that holds no seat makes a watcher, counted in the next
+    // state.
+    let mut other = server.stream_with(&path, Some("nobody"));
+    assert!(other.next_state().is_some());
+    let mut player = server.stream_with(&path, Some(&dark.token));
+    assert!(player.next_state().is_some());
+    let state = watcher.state_where(|s| s["presence"]["dark"] == "connected");
+    assert_eq!(state["presence"]["light"], "away");
+    assert_eq!(state["watchers"], 2);
+    drop(other);
+    assert_eq!(server.state(&light.id)["presence"]["dark"], "connected");
+    drop(player);
+    watcher.state_where(|s| away(s, "dark"));
+
+    // A request with the light seat's token counts, until the window
+    // passes; one with no seat's token changes nothing.
+    let reply = server.request(
+        "GET",
+        &format!("/api/games/{}", light.id),
+        &[("Authorization", &format!("Bearer {}", light.token))],
+        b"",
+    );
+    assert_eq!(reply.status, 200);
+    assert!(!reply.text().contains(&light.token));
+    watcher.state_where(|s| s["presence"]["light"] == "connected");
+    watcher.state_where(|s| away(s, "light"));
+    assert_eq!(server.state(&light.id)["presence"]["light"], "away");
+}
+
+#[test]
+fn the_list_gives_the_games_asked_for_in_order_and_is_bounded() {
+    let scratch = Scratch::new("list");
+    let server = Server::start(&scratch.path("data"), &[]);
+    let ids: Vec<String> = (0..3)
+        .map(|_| {
+            create(&server, json!({"game": "ur", "opponent": "friend"}))
+                .0
+                .id
+        })
+        .collect();
+    let unknown = "AAAAAAAAAAAAAAAA";
+    let asked = format!("{},{unknown},{},nonsense,{}", ids[2], ids[0], ids[1]);
+    let reply = server.get(&format!("/api/games?ids={asked}"));
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let listed = reply.json();
+    let got: Vec<&str> = listed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, [ids[2].as_str(), &ids[0], &ids[1]]);
+    assert_eq!(server.state(&ids[0]), reply.json()["games"][1]);
+    assert_eq!(server.get("/api/games?ids=").json(), json!({"games": []}));
+    let fifty = vec![ids[0].as_str(); 50].join(",");
+    let reply = server.get(&format!("/api/games?ids={fifty}"));
+    assert_eq!(reply.json()["games"].as_array().unwrap().len(), 50);
+    let e = server
+        .get(&format!("/api/games?ids={fifty},{}", ids[1]))
+        .error(400, "bad_request");
+    assert!(
+        e["error"]["message"].as_str().unwrap().contains("50"),
+        "{e}"
+    );
+    server.get("/api/games").error(400, "bad_request");
+    server
+        .get("/api/games?ids=x&more=1")
+        .error(400, "bad_request");
+}
+
+#[test]
+fn a_rematch_is_offered_withdrawn_declined_kept_and_accepted_with_sides_swapped() {
+    let scratch = Scratch::new("rematch");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let (light, dark) = friend_game(&server, "ur");
+    let seat = format!("/api/games/{}/seat", light.id);
+    let named = server.send("PATCH", &seat, Some(&light.token), &json!({"name": "Ann"}));
+    assert_eq!(named.status, 200, "{}", named.text());
+    let path = format!("/api/games/{}/rematch", light.id);
+    let offer = |seat: &Seat| server.post(&path, Some(&seat.token), &json!({}));
+    let withdraw = |seat: &Seat| server.send("DELETE", &path, Some(&seat.token), &json!({}));
+    offer(&light).error(409, "not_over");
+    server.post(&path, None, &json!({})).error(401, "no_token");
+    server
+        .post(&path, Some(&light.token), &json!({"game": "x"}))
+        .error(400, "bad_request");
+    let (bot, _, _) = create(&server, json!({"game": "ur", "level": 1}));
+    let bot_path = format!("/api/games/{}/rematch", bot.id);
+    server
+        .post(&bot_path, Some(&bot.token), &json!({}))
+        .error(409, "no_rematch");
+
+    let events = format!("/api/games/{}/events?rematch=true", light.id);
+    let mut light_events = server.stream_with(&events, Some(&light.token));
+    let mut dark_events = server.stream_with(&events, Some(&dark.token));
+    let mut plain = server.events(&light.id);
+    let resigned = server.post(
+        &format!("/api/games/{}/resign", light.id),
+        Some(&light.token),
+        &json!({}),
+    );
+    assert_eq!(resigned.json()["rematch"], Value::Null);
+    plain.state_where(|s| s["status"] == "over");
+    assert!(
+        plain.next_state().is_none(),
+        "a plain stream ends with the game"
+    );
+
+    // Offered, seen by the other seat at once; a repeat is a retry.
+    let offered = offer(&light);
+    assert_eq!(offered.status, 200, "{}", offered.text());
+    let pending = json!({"offered_by": "light", "game": null});
+    assert_eq!(offered.json()["rematch"], pending);
+    assert_eq!(
+        dark_events.state_where(|s| !s["rematch"].is_null())["rematch"],
+        pending
+    );
+    assert_eq!(offer(&light).json()["rematch"], pending);
+    server
+        .post(&path, Some("nobody"), &json!({}))
+        .error(403, "not_your_seat");
+    // Withdrawn; then offered by dark and declined by light.
+    assert_eq!(withdraw(&light).json()["rematch"], Value::Null);
+    dark_events.state_where(|s| s["rematch"].is_null());
+    withdraw(&dark).error(409, "no_offer");
+    assert_eq!(offer(&dark).json()["rematch"]["offered_by"], "dark");
+    light_events.state_where(|s| s["rematch"]["offered_by"] == "dark");
+    assert_eq!(withdraw(&light).json()["rematch"], Value::Null);
+    light_events.state_where(|s| s["rematch"].is_null());
+    assert_eq!(offer(&light).json()["rematch"], pending);
+    drop((light_events, dark_events));
+
+    // An offer is kept across a restart.
+    server.kill();
+    drop(server);
+    server = Server::start(&data, &[]);
+    let offer = |seat: &Seat| server.post(&path, Some(&seat.token), &json!({}));
+    let withdraw = |seat: &Seat| server.send("DELETE", &path, Some(&seat.token), &json!({}));
+    assert_eq!(server.state(&light.id)["rematch"], pending);
+    let mut light_events = server.stream_with(&events, Some(&light.token));
+    let mut dark_events = server.stream_with(&events, Some(&dark.token));
+    assert_eq!(light_events.next_state().unwrap()["rematch"], pending);
+    assert_eq!(dark_events.next_state().unwrap()["rematch"], pending);
+
+    // Accepted: a new game, both streams told, then ended.
+    let accepted = offer(&dark);
+    assert_eq!(accepted.status, 200, "{}", accepted.text());
+    let text = accepted.text();
+    assert!(!text.contains(&light.token) && !text.contains(&dark.token));
+    let rematch = accepted.json()["rematch"].clone();
+    assert_eq!(rematch["offered_by"], "light");
+    let new_id = rematch["game"].as_str().expect("the new game").to_owned();
+    assert_ne!(new_id, light.id);
+    for stream in [&mut light_events, &mut dark_events] {
+        let told = stream.state_where(|s| !s["rematch"]["game"].is_null());
+        assert_eq!(told["rematch"]["game"], new_id);
+        assert!(stream.next_state().is_none(), "nothing follows");
+    }
+    assert_eq!(offer(&light).json()["rematch"], rematch, "a retry");
+    assert_eq!(offer(&dark).json()["rematch"], rematch, "a retry");
+    withdraw(&dark).error(409, "rematch_started");
+
+    // The sides are swapped, both seats held by the old tokens.
+    let new = server.state(&new_id);
+    assert_eq!(new["status"], "playing");
+    assert_eq!(new["rules"], server.state(&light.id)["rules"]);
+    assert_eq!(new["names"], json!({"light": null, "dark": "Ann"}));
+    assert_eq!(new["seats"], json!({"light": "person", "dark": "person"}));
+    let swapped_light = Seat {
+        id: new_id.clone(),
+        side: "light".into(),
+        token: dark.token.clone(),
+    };
+    let swapped_dark = Seat {
+        id: new_id.clone(),
+        side: "dark".into(),
+        token: light.token.clone(),
+    };
+    let (to_move, waiting) = by_turn(&new, &swapped_light, &swapped_dark);
+    let mv = new["legal"][0].as_str().unwrap();
+    play(&server, waiting, &new["ply"], mv).error(409, "not_your_turn");
+    let moved = play(&server, to_move, &new["ply"], mv);
+    assert_eq!(moved.status, 200, "{}", moved.text());
+    let invite_less = server.post(
+        &format!("/api/games/{new_id}/join"),
+        None,
+        &json!({"invite": "x"}),
+    );
+    invite_less.error(409, "seat_taken");
+}
+
+/// The ids `GET /api/open` lists.
+fn open_ids(server: &Server) -> Vec<String> {
+    let reply = server.get("/api/open");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.json()["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn an_open_game_is_listed_taken_by_exactly_one_withdrawn_kept_and_expires() {
+    let scratch = Scratch::new("open");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let (first, invite, made) = create(
+        &server,
+        json!({"game": "senet", "opponent": "open", "side": "light", "name": "Ann"}),
+    );
+    assert!(invite.is_none(), "no invite: anyone may take it");
+    assert_eq!(made["state"]["status"], "waiting");
+    assert_eq!(made["state"]["seats"]["dark"], "open");
+    assert_eq!(made["state"]["presence"]["dark"], "open");
+    let listed = server.get("/api/open").json();
+    let entry = &listed["games"][0];
+    assert_eq!(entry["id"], first.id);
+    assert_eq!(entry["game"], "senet");
+    assert_eq!(entry["rules"], made["state"]["rules"]);
+    assert_eq!(entry["name"], "Ann");
+    assert!(entry["since"].is_i64());
+    assert!(!listed.to_string().contains(&first.token));
+
+    // Two takers at once, several times: exactly one plays each game.
+    let server_ref = &server;
+    for round in 0..4 {
+        let (game, _, _) = create(server_ref, json!({"game": "ur", "opponent": "open"}));
+        let barrier = Barrier::new(2);
+        let replies: Vec<common::server::Reply> = std::thread::scope(|s| {
+            let takers: Vec<_> = (0..2)
+                .map(|n| {
+                    let barrier = &barrier;
+                    let path = format!("/api/games/{}/join", game.id);
+                    s.spawn(move || {
+                        barrier.wait();
+                        server_ref.post(&path, None, &json!({"name": format!("taker {n}")}))
+                    })
+                })
+                .collect();
+            takers.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let won: Vec<_> = replies.iter().filter(|r| r.status == 200).collect();
+        assert_eq!(won.len(), 1, "round {round}: {replies:?}");
+        let lost = replies.iter().find(|r| r.status != 200).unwrap();
+        let e = lost.error(409, "seat_taken");
+        assert!(e.get("token").is_none());
+        let state = server_ref.state(&game.id);
+        assert_eq!(state["status"], "playing");
+        let taken = won[0].json()["seat"].as_str().unwrap().to_owned();
+        assert!(
+            state["names"][&taken]
+                .as_str()
+                .unwrap()
+                .starts_with("taker"),
+            "{state}"
+        );
+        assert!(!open_ids(server_ref).contains(&game.id));
+    }
+    assert_eq!(open_ids(&server), [first.id.as_str()]);
+
+    // Withdrawn by its creator alone, while it waits.
+    let (second, _, _) = create(&server, json!({"game": "ur", "opponent": "open"}));
+    let path = format!("/api/games/{}", second.id);
+    server
+        .send("DELETE", &path, None, &json!({}))
+        .error(401, "no_token");
+    server
+        .send("DELETE", &path, Some("nobody"), &json!({}))
+        .error(403, "not_your_seat");
+    let withdrawn = server.send("DELETE", &path, Some(&second.token), &json!({}));
+    assert_eq!(withdrawn.status, 204, "{}", withdrawn.text());
+    server.get(&path).error(404, "no_game");
+    server
+        .post(&format!("{path}/join"), None, &json!({}))
+        .error(404, "no_game");
+    let (light, _) = friend_game(&server, "ur");
+    server
+        .send(
+            "DELETE",
+            &format!("/api/games/{}", light.id),
+            Some(&light.token),
+            &json!({}),
+        )
+        .error(409, "not_waiting");
+    // A friend game's seat still needs its invite.
+    let (friend, _, _) = create(&server, json!({"game": "ur", "opponent": "friend"}));
+    server
+        .post(&format!("/api/games/{}/join", friend.id), None, &json!({}))
+        .error(403, "not_your_seat");
+
+    // Kept across a restart, then expired after its wait.
+    server.kill();
+    drop(server);
+    server = Server::start(&data, &[]);
+    assert_eq!(open_ids(&server), [first.id.as_str()]);
+    server.kill();
+    drop(server);
+    let server = Server::start(&data, &["--open-expiry", "1"]);
+    let deadline = Instant::now() + PATIENCE;
+    while !open_ids(&server).is_empty() {
+        assert!(Instant::now() < deadline, "never expired");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let deadline = Instant::now() + PATIENCE;
+    while server.get(&format!("/api/games/{}", first.id)).status != 404 {
+        assert!(Instant::now() < deadline, "never deleted");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_private_server_lists_no_open_games() {
+    let scratch = Scratch::new("private");
+    let server = Server::start(&scratch.path("data"), &["--no-open-games"]);
+    server.get("/api/open").error(404, "not_found");
+    let e = server
+        .post(
+            "/api/games",
+            None,
+            &json!({"game": "ur", "opponent": "open"}),
+        )
+        .error(400, "bad_request");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("open games"),
+        "{e}"
+    );
+    create(&server, json!({"game": "ur", "opponent": "friend"}));
 }

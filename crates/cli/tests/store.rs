@@ -18,7 +18,7 @@ use common::server::Scratch;
 use dice_core::Side;
 use race_games::{AnyVariant, Kind, Level};
 use race_server::secret::TokenHash;
-use race_server::store::{Change, Holder, Status, StoredGame, StoredMove, Summary};
+use race_server::store::{Change, Holder, Rematch, Status, StoredGame, StoredMove, Summary};
 use race_server::{Database, Postgres, Sqlite, Store};
 
 fn game(id: &str) -> StoredGame {
@@ -30,6 +30,7 @@ fn game(id: &str) -> StoredGame {
             Holder::Person(TokenHash::of("a")),
             Holder::Bot(Level::Ladder(2)),
         ],
+        names: [Some("Ann".into()), None],
         moves: Vec::new(),
         resigned: None,
         join: None,
@@ -40,6 +41,7 @@ fn game(id: &str) -> StoredGame {
             key: "k0".into(),
         },
         created: 1000,
+        rematch: None,
     }
 }
 
@@ -117,6 +119,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
                 seat: Side::Dark,
                 token: TokenHash::of("b"),
                 seal: None,
+                name: None,
                 after: after(3)
             })
             .await
@@ -135,6 +138,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     assert_eq!(g.rules.to_string(), game("g1").rules.to_string());
     assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
     assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
+    assert_eq!(g.names, [Some("Ann".into()), None]);
     let unfinished = store.unfinished().unwrap();
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].bots, vec![Level::Ladder(2)]);
@@ -156,6 +160,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
             seat: Side::Dark,
             token: hash,
             seal: Some(seal),
+            name: Some("Bea ✓".into()),
             after: after(0),
         })
         .await
@@ -167,6 +172,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
                 seat: Side::Dark,
                 token: TokenHash::of("late"),
                 seal: None,
+                name: None,
                 after: after(0),
             })
             .await
@@ -185,6 +191,23 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
         })
         .await
         .unwrap();
+    let rename = |id: &str, seat, name: Option<&str>| Change::Rename {
+        id: id.into(),
+        seat,
+        name: name.map(Into::into),
+    };
+    store.write(rename("g1", Side::Light, None)).await.unwrap();
+    store
+        .write(rename("g1", Side::Dark, Some("Cy")))
+        .await
+        .unwrap();
+    assert!(
+        store
+            .write(rename("nope", Side::Light, None))
+            .await
+            .is_err(),
+        "a rename of no game"
+    );
     store.close().unwrap();
     drop(store);
 
@@ -192,9 +215,14 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     let f = store.load("f1").unwrap().unwrap();
     assert!(matches!(f.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal()))));
     assert_eq!(f.join.and_then(|s| s.open("invite", &key)), Some(token));
+    assert_eq!(f.names, [Some("Ann".into()), Some("Bea ✓".into())]);
     assert_eq!(f.resigned, Some(Side::Light));
     assert_eq!(f.summary, over);
     assert_eq!(store.counts().unwrap(), [0, 1, 1]);
+    assert_eq!(
+        store.load("g1").unwrap().unwrap().names,
+        [None, Some("Cy".into())]
+    );
     assert_eq!(
         store.unfinished().unwrap().len(),
         1,
@@ -223,6 +251,123 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     store.write(expire("g2", 2000)).await.unwrap();
     assert!(store.load("g2").unwrap().is_none());
     assert_eq!(store.counts().unwrap(), [0, 1, 1]);
+    // A rematch of f1: offered, withdrawn, offered again, then accepted
+    // with its new game, stored with it.
+    let offer = |by, game: Option<&str>, start: Option<StoredGame>| Change::Rematch {
+        id: "f1".into(),
+        rematch: Some(Rematch {
+            offered_by: by,
+            game: game.map(Into::into),
+        }),
+        start: start.map(Box::new),
+    };
+    store.write(offer(Side::Dark, None, None)).await.unwrap();
+    let withdrawn = Change::Rematch {
+        id: "f1".into(),
+        rematch: None,
+        start: None,
+    };
+    store.write(withdrawn).await.unwrap();
+    assert!(store.load("f1").unwrap().unwrap().rematch.is_none());
+    store.write(offer(Side::Light, None, None)).await.unwrap();
+    store.close().unwrap();
+    drop(store);
+    let store = open();
+    let pending = Rematch {
+        offered_by: Side::Light,
+        game: None,
+    };
+    assert_eq!(store.load("f1").unwrap().unwrap().rematch, Some(pending));
+    let mut next = game("f2");
+    next.seats = [
+        Holder::Person(TokenHash::of("b")),
+        Holder::Person(TokenHash::of("a")),
+    ];
+    next.names = [Some("Bea".into()), Some("Ann".into())];
+    assert!(
+        store
+            .write(offer(Side::Light, Some("f2"), Some(game("g1"))))
+            .await
+            .is_err(),
+        "an accepted rematch whose game cannot be stored is not stored"
+    );
+    assert!(
+        store
+            .load("f1")
+            .unwrap()
+            .unwrap()
+            .rematch
+            .unwrap()
+            .game
+            .is_none()
+    );
+    store
+        .write(offer(Side::Light, Some("f2"), Some(next)))
+        .await
+        .unwrap();
+    let f2 = store.load("f2").unwrap().unwrap();
+    assert_eq!(f2.names, [Some("Bea".into()), Some("Ann".into())]);
+    assert!(matches!(f2.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("b"))));
+    assert_eq!(
+        store
+            .load("f1")
+            .unwrap()
+            .unwrap()
+            .rematch
+            .unwrap()
+            .game
+            .as_deref(),
+        Some("f2")
+    );
+
+    // A game open to anyone: listed while it waits, taken by a join, or
+    // withdrawn by its creator.
+    let mut open_game = game("o1");
+    open_game.seats[1] = Holder::Anyone;
+    open_game.summary.status = Status::Waiting;
+    open_game.created = 3000;
+    store
+        .write(Change::Create(Box::new(open_game.clone())))
+        .await
+        .unwrap();
+    let mut second = open_game.clone();
+    second.id = "o2".into();
+    second.created = 3001;
+    second.seats = [Holder::Anyone, Holder::Person(TokenHash::of("c"))];
+    second.names = [None, Some("Cy".into())];
+    store.write(Change::Create(Box::new(second))).await.unwrap();
+    let listed = store.open_games(i64::MAX, 10).unwrap();
+    let ids: Vec<(&str, Option<&str>, i64)> = listed
+        .iter()
+        .map(|g| (g.id.as_str(), g.name.as_deref(), g.created))
+        .collect();
+    assert_eq!(ids, [("o1", Some("Ann"), 3000), ("o2", Some("Cy"), 3001)]);
+    assert_eq!(listed[0].rules.to_string(), open_game.rules.to_string());
+    assert_eq!(store.open_games(3001, 10).unwrap().len(), 1);
+    assert_eq!(store.open_games(i64::MAX, 1).unwrap().len(), 1);
+    store
+        .write(Change::Join {
+            id: "o1".into(),
+            seat: Side::Dark,
+            token: TokenHash::of("d"),
+            seal: None,
+            name: Some("Di".into()),
+            after: after(0),
+        })
+        .await
+        .unwrap();
+    let o1 = store.load("o1").unwrap().unwrap();
+    assert!(matches!(o1.seats[1], Holder::Person(h) if h.matches(&TokenHash::of("d"))));
+    assert_eq!(o1.names[1].as_deref(), Some("Di"));
+    let withdraw = |id: &str| Change::Withdraw { id: id.into() };
+    assert!(store.write(withdraw("o1")).await.is_err(), "taken: playing");
+    store.close().unwrap();
+    drop(store);
+    let store = open();
+    assert_eq!(store.open_games(i64::MAX, 10).unwrap()[0].id, "o2");
+    store.write(withdraw("o2")).await.unwrap();
+    assert!(store.load("o2").unwrap().is_none());
+    assert!(store.open_games(i64::MAX, 10).unwrap().is_empty());
     store.close().unwrap();
     assert!(
         store

@@ -38,6 +38,9 @@ pub struct Field {
 pub struct LevelNote {
     /// `1` to the top of the ladder, or `perfect`.
     pub level: &'static str,
+    /// The level's name, a word (`Beginner` ... `Perfect`): the bot's name
+    /// in a game it plays.
+    pub name: &'static str,
     /// What the bot at that level does, in a few words.
     pub about: &'static str,
 }

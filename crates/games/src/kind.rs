@@ -82,6 +82,23 @@ impl Kind {
     pub fn level_top(self) -> u8 {
         crate::for_kind!(self, G => <G as dice_core::Ladder>::LEVEL_TOP)
     }
+
+    /// The name of the bot at `level` (`Beginner` ... `Expert`, `Perfect`),
+    /// from the game's level notes; the top of the ladder's for
+    /// [`Level::Top`](crate::Level::Top) and the rungs above it. `None`
+    /// for `perfect` in a game without it.
+    #[must_use]
+    pub fn level_name(self, level: crate::Level) -> Option<&'static str> {
+        use crate::RaceGame as _;
+        let top = self.level_top();
+        let word = match level {
+            crate::Level::Ladder(n) => n.min(top).to_string(),
+            crate::Level::Top => top.to_string(),
+            crate::Level::Perfect => "perfect".into(),
+        };
+        let notes = crate::for_kind!(self, G => G::LEVEL_NOTES);
+        notes.iter().find(|n| n.level == word).map(|n| n.name)
+    }
 }
 
 impl fmt::Display for Kind {
@@ -173,5 +190,16 @@ mod tests {
         assert_eq!(Kind::from_exact_word("royal-ur"), None);
         assert_eq!(Kind::Ur.level_top(), royal_ur::LEVEL_TOP);
         assert_eq!(Kind::Senet.level_top(), senet::LEVEL_TOP);
+    }
+
+    #[test]
+    fn each_level_has_a_name() {
+        use crate::Level;
+        assert_eq!(Kind::Ur.level_name(Level::Ladder(1)), Some("Beginner"));
+        assert_eq!(Kind::Ur.level_name(Level::Top), Some("Expert"));
+        assert_eq!(Kind::Ur.level_name(Level::Ladder(9)), Some("Expert"));
+        assert_eq!(Kind::Ur.level_name(Level::Perfect), Some("Perfect"));
+        assert_eq!(Kind::Senet.level_name(Level::Ladder(2)), Some("Casual"));
+        assert_eq!(Kind::Senet.level_name(Level::Perfect), None);
     }
 }

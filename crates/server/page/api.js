@@ -95,14 +95,14 @@ export function pendingJoin(id) {
 }
 
 /**
- * Takes the seat `invite` opens in game `id` (or, with no invite, sends
- * again the join left unanswered). Resolves to the reply, the seat kept
+ * Takes the seat `invite` opens in game `id` under `name` (or, with no
+ * invite, sends again the join left unanswered). Resolves to the reply, the seat kept
  * on success; to null when the server could not be reached or failed
  * (the join is kept, and sent again with the same key next time).
  */
-export async function joinGame(id, invite) {
+export async function joinGame(id, invite, name) {
   let join = pendingJoin(id);
-  if (invite && join?.invite !== invite) join = { invite, key: newJoinKey() };
+  if (invite && join?.invite !== invite) join = { invite, key: newJoinKey(), ...(name ? { name } : {}) };
   if (!join) return null;
   localStorage.setItem(joinKey(id), JSON.stringify(join));
   let pause = 400;
@@ -134,36 +134,63 @@ export async function createGame(settings) {
 }
 
 /**
- * Follows a game's states. The browser's EventSource reconnects by itself;
- * when it gives up (the server was gone), a new one is opened. `online`
- * is told whether the stream is up.
+ * Follows a game's states: the event stream, read with `fetch` so that it
+ * can carry the seat's `token` (the seat is then shown connected while
+ * the stream is open), opened again 2 s after it breaks. With `rematch`,
+ * a finished friend game is followed until a rematch starts. `online` is
+ * told whether the stream is up.
  */
-export function watch(id, { state, online }) {
-  let source = null;
+export function watch(id, { state, online, rematch = false, token = null }) {
+  let control = null;
   let retry = null;
+  let up = false;
   let stopped = false;
-  const open = () => {
+  const path = `${gamePath(id)}/events${rematch ? "?rematch=true" : ""}`;
+  const headers = { Accept: "text/event-stream" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  // Each event's `state` data, in order; true once nothing more follows.
+  const take = (event) => {
+    const name = event.match(/^event: (.*)$/m)?.[1];
+    const data = event.match(/^data: (.*)$/m)?.[1];
+    if (name !== "state" || data === undefined) return false;
+    const st = JSON.parse(data);
+    state(st);
+    return st.status === "over" && (!rematch || Boolean(st.rematch?.game));
+  };
+  const open = async () => {
     if (stopped) return;
-    source = new EventSource(`${gamePath(id)}/events`);
-    source.onopen = () => online(true);
-    source.addEventListener("state", (e) => {
+    control = new AbortController();
+    try {
+      const res = await fetch(path, { headers, cache: "no-store", signal: control.signal });
+      if (!res.ok || !res.body) throw new Error(`the server answered ${res.status}`);
+      up = true;
       online(true);
-      const st = JSON.parse(e.data);
-      state(st);
-      if (st.status === "over") stop();
-    });
-    source.onerror = () => {
-      if (stopped) return;
-      online(false);
-      if (source.readyState === EventSource.CLOSED) {
-        source.close();
-        retry = setTimeout(open, 2000);
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (take(event)) {
+            stop();
+            return;
+          }
+        }
       }
-    };
+    } catch {
+      // Offline, refused, or stopped: below.
+    }
+    up = false;
+    if (stopped) return;
+    online(false);
+    retry = setTimeout(open, 2000);
   };
   const back = () => {
-    if (!stopped && source?.readyState !== EventSource.OPEN) {
-      source?.close();
+    if (!stopped && !up) {
+      control?.abort();
       clearTimeout(retry);
       open();
     }
@@ -171,7 +198,7 @@ export function watch(id, { state, online }) {
   const stop = () => {
     stopped = true;
     clearTimeout(retry);
-    source?.close();
+    control?.abort();
     removeEventListener("online", back);
   };
   addEventListener("online", back);

@@ -9,7 +9,8 @@ import {
 import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
-import { ends, holder, plyWords, rulesLine, rulesName } from "./words.js";
+import { createHotSeat, playersLine, rematchTogether, savedName, titleFor } from "./people.js";
+import { ends, plyWords, rulesLine, rulesName } from "./words.js";
 
 const HOW = {
   home: "by bringing every piece home",
@@ -38,7 +39,7 @@ async function joinFromLink(id, note) {
   if (location.hash) history.replaceState(null, "", location.pathname + location.search);
   if (loadSeat(id)) return;
   if (!match && !pendingJoin(id)) return;
-  const reply = await joinGame(id, match?.[1]);
+  const reply = await joinGame(id, match?.[1], savedName() || undefined);
   if (!reply) {
     note("The server could not be reached to take your seat: reload the page to try again.");
   } else if (!reply.ok) {
@@ -73,10 +74,22 @@ export async function showGame(main, id, net) {
     message: "",
   };  const rules = await ruleSet(ui.st.game, ui.st.rules);
   const seat = loadSeat(id);
-  const mine = seat?.seat ?? null;
+  let mine = seat?.seat ?? null;
   const game = gameOf(ui.st.game);
-  const flip = game.flips && mine === "dark";
-  document.title = `${game.title}: race games`;
+  let flip = game.flips && mine === "dark";
+  // Two players at this screen: the seat is the side to move's.
+  const hotSeat = (st) => {
+    if (!seat?.both || !st.side) return;
+    mine = st.side;
+    seat.token = seat.both[mine];
+    if (seat.turn) flip = game.flips && mine === "dark";
+  };
+  hotSeat(ui.st);
+  // Both seats held by people: a rematch is offered to the other seat.
+  const together = mine && !seat.both && !ui.st.seats.light.startsWith("bot:") && !ui.st.seats.dark.startsWith("bot:")
+    ? rematchTogether(id, seat, (t) => say(t))
+    : null;
+  document.title = titleFor(ui.st, mine, game.title);
 
 
 
@@ -213,7 +226,8 @@ export async function showGame(main, id, net) {
 
   function renderTurn() {
     if (ui.st.status === "waiting") {
-      turn.textContent = mine ? "Waiting for your friend to open the link." : "Waiting for a second player.";
+      turn.textContent = !mine ? "Waiting for a second player."
+        : seat.invite ? "Waiting for your friend to open the link." : "Waiting for someone to take this open game.";
     } else if (ui.st.status === "over") {
       turn.textContent = "The game is over.";
     } else {
@@ -235,7 +249,9 @@ export async function showGame(main, id, net) {
   }
 
   function renderPlayers() {
-    players.textContent = `Light: ${holder(ui.st.seats, "light", mine)} · Dark: ${holder(ui.st.seats, "dark", mine)}`;
+    players.replaceChildren(...playersLine(ui.st, mine));
+    document.title = titleFor(ui.st, mine, game.title);
+    together?.update(ui.st);
   }
 
   function renderInvite() {
@@ -270,7 +286,7 @@ export async function showGame(main, id, net) {
     const r = ui.st.result;
     let title;
     if (!r.winner) title = "A draw";
-    else if (mine) title = r.winner === mine ? "You won" : "You lost";
+    else if (mine && !seat.both) title = r.winner === mine ? "You won" : "You lost";
     else title = `${sideName(r.winner)} won`;
     const check = h("p", { class: "check", id: "check", "data-check": "pending" }, "Checking the dice…");
     const rematch = h("button", { type: "button", class: "primary", id: "rematch" }, "Rematch");
@@ -285,7 +301,7 @@ export async function showGame(main, id, net) {
       const bot = [ui.st.seats.light, ui.st.seats.dark].find((w) => w.startsWith("bot:"));
       if (bot) settings.level = bot === "bot:perfect" ? "perfect" : Number(bot.slice(4));
       try {
-        const made = await createGame(settings);
+        const made = seat.both ? { id: await createHotSeat(settings, seat.turn) } : await createGame(settings);
         location.assign(`/g/${made.id}`);
       } catch (e) {
         rematch.disabled = false;
@@ -300,7 +316,7 @@ export async function showGame(main, id, net) {
       check,
       h("div", { class: "actions" },
         h("a", { class: "button", id: "download", href: ui.st.record_url, download: `race-${id}.txt` }, "Download the record"),
-        mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
+        together ? together.el : mine ? rematch : h("a", { class: "button", href: "/" }, "New game"),
         h("a", { class: "button", id: "review-link", href: `/g/${id}/review` }, "Review the game")),
       h("p", { class: "small" }, "Anyone can replay every throw from the record with ", h("code", {}, `race replay race-${id}.txt`), "."));
     try {
@@ -360,6 +376,7 @@ export async function showGame(main, id, net) {
     if (next.ply < ui.st.ply) return false;
     const changed = next.ply !== ui.st.ply || next.status !== ui.st.status;
     ui.st = next;
+    hotSeat(next);
     if (changed) {
       ui.selected = null;
       if (!ui.pending) ui.message = "";
@@ -382,6 +399,8 @@ export async function showGame(main, id, net) {
   refreshStory();
   return watch(id, {
     state: accept,
+    rematch: Boolean(together),
+    token: seat?.token,
     online: (up) => {
       if (up === ui.online) return;
       ui.online = up;

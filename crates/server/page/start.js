@@ -3,6 +3,7 @@
 import { createGame, getJSON, ruleSet, Refused } from "./api.js";
 import { h } from "./dom.js";
 import { gameOf } from "./games.js";
+import { createHotSeat, myGames, nameField, nameToSend, openGames } from "./people.js";
 
 const BLURB = {
   ur: "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.",
@@ -34,6 +35,7 @@ export async function showStart(main) {
     opponent: "bot",
     level: top(first),
     side: "random",
+    turn: true,
   };
   let perfect = false;
   let checking = 0;
@@ -41,12 +43,20 @@ export async function showStart(main) {
   const status = h("p", { class: "form-status", role: "status", "aria-live": "polite" });
   const body = h("div", { class: "start-body" });
   const start = h("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+  const name = nameField("start-name");
   const el = h("form", { class: "start card", "aria-labelledby": "start-title" },
     h("h1", { id: "start-title" }, "Play a race game"),
+    name.el,
     body,
     h("div", { class: "actions" }, start),
     status);
   main.replaceChildren(el);
+  // The games this browser plays, and those open to anyone, beside the form.
+  const lists = async () => {
+    const [mineCard, openCard] = await Promise.all([myGames(), openGames(name.input).catch(() => null)]);
+    for (const card of [openCard, mineCard]) if (card) el.before(card);
+  };
+  lists();
 
   const rulesText = () => {
     if (form.rules !== "custom") return form.rules;
@@ -103,7 +113,14 @@ export async function showStart(main) {
     parts.push(radios("opponent", "Opponent", [
       ["bot", "The bot", "plays at once, on this server"],
       ["friend", "A friend", "you get a link to send them"],
+      ["open", "Anyone", "listed here until someone takes it"],
+      ["here", "Two here", "both players at this screen"],
     ], form.opponent, (v) => { form.opponent = v; render(); }, true));
+    if (form.opponent === "here") {
+      parts.push(h("label", { class: "option turn-board" },
+        h("input", { type: "checkbox", name: "turn", checked: form.turn, onchange: (e) => { form.turn = e.target.checked; } }),
+        h("span", { class: "option-text" }, "Turn the board toward the side to move")));
+    }
     if (form.opponent === "bot") {
       const levels = g.levels.map(String);
       if (perfect) levels.push("perfect");
@@ -132,9 +149,13 @@ export async function showStart(main) {
     start.disabled = true;
     status.textContent = "Starting…";
     const settings = { game: form.game, rules: rulesText(), opponent: form.opponent, side: form.side };
+    const given = nameToSend(name.input.value);
+    if (given) settings.name = given;
     if (form.opponent === "bot") settings.level = form.level === "perfect" ? "perfect" : Number(form.level);
     try {
-      const made = await createGame(settings);
+      const made = form.opponent === "here"
+        ? { id: await createHotSeat(settings, form.turn) }
+        : await createGame(settings);
       location.assign(`/g/${made.id}`);
     } catch (err) {
       status.textContent = err instanceof Refused ? err.message : "The server cannot be reached; try again.";

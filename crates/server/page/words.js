@@ -13,18 +13,6 @@ export function rulesLine(rules) {
   return rules.includes("=") ? h("p", { class: "small rules-text" }, h("code", {}, rules)) : null;
 }
 
-/** Who holds a seat, in words: "you", "your friend", "the bot (level 3)". */
-export function holder(seats, side, mine) {
-  const who = seats[side];
-  if (mine === side) return "you";
-  if (who.startsWith("bot:")) {
-    const level = who.slice(4);
-    return level === "perfect" ? "the perfect bot" : `the bot, level ${level}`;
-  }
-  if (who === "open") return "waiting for a friend";
-  return mine ? "your friend" : "a person";
-}
-
 /** `[from, to]` of a move text: squares, houses, `hand`, `home`, `off`. */
 export function ends(move) {
   const i = move.indexOf("-");

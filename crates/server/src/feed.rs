@@ -31,6 +31,29 @@ pub enum Kind {
     Delta,
 }
 
+/// How far a game is, for its streams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// On: every stream follows it.
+    On,
+    /// Over, and a rematch may still be offered or started: the streams
+    /// that follow a game past its end go on, the others end.
+    Over,
+    /// Over, with nothing more to follow: every stream ends.
+    Done,
+}
+
+impl Stage {
+    /// Whether a stream (following past the end or not) ends here.
+    fn ends(self, after_end: bool) -> bool {
+        match self {
+            Stage::On => false,
+            Stage::Over => !after_end,
+            Stage::Done => true,
+        }
+    }
+}
+
 /// How a stream ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
@@ -51,6 +74,8 @@ struct Queue {
 /// One event stream's queue.
 pub struct Watcher {
     kind: Kind,
+    /// It follows the game past its end (rematch offers).
+    after_end: bool,
     queue: Mutex<Queue>,
     wake: Notify,
     metrics: Arc<Metrics>,
@@ -149,8 +174,8 @@ pub struct Feed {
     pub state: Bytes,
     /// The same state as one `state` event (`state` is a slice of it).
     pub event: Bytes,
-    /// Whether the game is over (nothing follows).
-    pub over: bool,
+    /// How far the game is.
+    pub stage: Stage,
     /// Entries in the state's log: where the next delta's log starts.
     pub log_len: usize,
     watchers: Vec<Arc<Watcher>>,
@@ -159,22 +184,29 @@ pub struct Feed {
 impl Feed {
     /// A feed showing this state, watched by nobody yet.
     #[must_use]
-    pub fn new(state: Bytes, event: Bytes, over: bool, log_len: usize) -> Feed {
+    pub fn new(state: Bytes, event: Bytes, stage: Stage, log_len: usize) -> Feed {
         Feed {
             state,
             event,
-            over,
+            stage,
             log_len,
             watchers: Vec::new(),
         }
     }
 
     /// The current state as an event, and the queue of a new stream of
-    /// `kind`; no queue when the game is over (nothing follows).
-    pub fn watch(&mut self, kind: Kind, metrics: &Arc<Metrics>) -> (Bytes, Option<Arc<Watcher>>) {
-        let watcher = (!self.over).then(|| {
+    /// `kind`, following the game past its end or not; no queue when
+    /// nothing follows for it.
+    pub fn watch(
+        &mut self,
+        kind: Kind,
+        after_end: bool,
+        metrics: &Arc<Metrics>,
+    ) -> (Bytes, Option<Arc<Watcher>>) {
+        let watcher = (!self.stage.ends(after_end)).then(|| {
             let w = Arc::new(Watcher {
                 kind,
+                after_end,
                 queue: Mutex::new(Queue {
                     events: VecDeque::new(),
                     bytes: 0,
@@ -207,20 +239,20 @@ impl Feed {
     }
 
     /// Shows a new state and queues it for every stream: `event` for the
-    /// full streams, `delta` (when given) for the others.
-    pub fn publish(&mut self, state: Bytes, event: Bytes, delta: Option<Bytes>, over: bool) {
+    /// full streams, `delta` (when given) for the others; the streams
+    /// that end at `stage` end after it.
+    pub fn publish(&mut self, state: Bytes, event: Bytes, delta: Option<Bytes>, stage: Stage) {
         for w in &self.watchers {
+            let last = stage.ends(w.after_end);
             match (w.kind, &delta) {
-                (Kind::Delta, Some(delta)) => w.push(delta, over),
-                _ => w.push(&event, over),
+                (Kind::Delta, Some(delta)) => w.push(delta, last),
+                _ => w.push(&event, last),
             }
         }
-        if over {
-            self.watchers.clear();
-        }
+        self.watchers.retain(|w| !stage.ends(w.after_end));
         self.state = state;
         self.event = event;
-        self.over = over;
+        self.stage = stage;
     }
 
     /// Ends every stream at once (the game is gone from memory).
@@ -242,38 +274,60 @@ mod tests {
     #[test]
     fn a_stream_gets_every_event_in_order_then_ends_after_the_last() {
         let metrics = Arc::new(Metrics::new([0; 3]));
-        let mut feed = Feed::new(event(1), event(2), false, 0);
-        let (first, w) = feed.watch(Kind::Full, &metrics);
+        let mut feed = Feed::new(event(1), event(2), Stage::On, 0);
+        let (first, w) = feed.watch(Kind::Full, false, &metrics);
         assert_eq!(first, event(2));
         let w = w.unwrap();
         assert!(matches!(w.next(), Next::Wait));
-        feed.publish(event(3), event(4), None, false);
-        feed.publish(event(5), event(6), None, true);
+        feed.publish(event(3), event(4), None, Stage::On);
+        feed.publish(event(5), event(6), None, Stage::Done);
         assert_eq!(metrics.queued_bytes(), 10);
         assert!(matches!(w.next(), Next::Event(e) if e.len() == 4));
         assert!(matches!(w.next(), Next::Event(e) if e.len() == 6));
         assert!(matches!(w.next(), Next::End));
         assert_eq!(metrics.queued_bytes(), 0);
         assert_eq!(feed.watchers(), 0);
-        assert!(feed.watch(Kind::Full, &metrics).1.is_none(), "over");
+        assert!(feed.watch(Kind::Full, false, &metrics).1.is_none(), "over");
+    }
+
+    #[test]
+    fn a_stream_following_past_the_end_goes_on_until_nothing_follows() {
+        let metrics = Arc::new(Metrics::new([0; 3]));
+        let mut feed = Feed::new(event(1), event(1), Stage::On, 0);
+        let plain = feed.watch(Kind::Full, false, &metrics).1.unwrap();
+        let after = feed.watch(Kind::Full, true, &metrics).1.unwrap();
+        feed.publish(event(1), event(2), None, Stage::Over);
+        assert!(feed.watch(Kind::Full, false, &metrics).1.is_none());
+        let late = feed.watch(Kind::Delta, true, &metrics).1.unwrap();
+        feed.publish(event(1), event(3), Some(event(4)), Stage::Done);
+        assert!(matches!(plain.next(), Next::Event(e) if e.len() == 2));
+        assert!(matches!(plain.next(), Next::End));
+        for len in [2, 3] {
+            assert!(matches!(after.next(), Next::Event(e) if e.len() == len));
+        }
+        assert!(matches!(after.next(), Next::End));
+        assert!(matches!(late.next(), Next::Event(e) if e.len() == 4));
+        assert!(matches!(late.next(), Next::End));
+        assert_eq!(feed.watchers(), 0);
+        assert!(feed.watch(Kind::Full, true, &metrics).1.is_none());
     }
 
     #[test]
     fn a_stream_that_falls_behind_is_cut_and_its_bytes_given_back() {
         let metrics = Arc::new(Metrics::new([0; 3]));
-        let mut feed = Feed::new(event(1), event(1), false, 0);
-        let slow = feed.watch(Kind::Full, &metrics).1.unwrap();
-        let delta = feed.watch(Kind::Delta, &metrics).1.unwrap();
+        let mut feed = Feed::new(event(1), event(1), Stage::On, 0);
+        let slow = feed.watch(Kind::Full, false, &metrics).1.unwrap();
+        let delta = feed.watch(Kind::Delta, false, &metrics).1.unwrap();
         let big = STREAM_BACKLOG / 4 + 1;
         for _ in 0..3 {
-            feed.publish(event(1), event(big), Some(event(10)), false);
+            feed.publish(event(1), event(big), Some(event(10)), Stage::On);
         }
         assert_eq!(metrics.queued_bytes(), 3 * big + 30);
         assert!(matches!(slow.next(), Next::Event(_)), "within its backlog");
         // Two more full states would pass the stream's backlog: it is cut,
         // and the delta stream, far from its own, goes on.
-        feed.publish(event(1), event(big), Some(event(10)), false);
-        feed.publish(event(1), event(big), Some(event(10)), false);
+        feed.publish(event(1), event(big), Some(event(10)), Stage::On);
+        feed.publish(event(1), event(big), Some(event(10)), Stage::On);
         assert!(matches!(slow.next(), Next::End));
         assert_eq!(metrics.queued_bytes(), 50);
         for _ in 0..5 {
@@ -288,15 +342,15 @@ mod tests {
     fn a_stream_behind_is_cut_when_all_queues_together_are_full() {
         let metrics = Arc::new(Metrics::new([0; 3]));
         metrics.queued(TOTAL_BACKLOG as i64);
-        let mut feed = Feed::new(event(1), event(1), false, 0);
-        let w = feed.watch(Kind::Full, &metrics).1.unwrap();
-        feed.publish(event(1), event(100), None, false);
+        let mut feed = Feed::new(event(1), event(1), Stage::On, 0);
+        let w = feed.watch(Kind::Full, false, &metrics).1.unwrap();
+        feed.publish(event(1), event(100), None, Stage::On);
         assert!(
             matches!(w.next(), Next::Event(_)),
             "one event is always queued"
         );
-        feed.publish(event(1), event(100), None, false);
-        feed.publish(event(1), event(100), None, false);
+        feed.publish(event(1), event(100), None, Stage::On);
+        feed.publish(event(1), event(100), None, Stage::On);
         assert!(matches!(w.next(), Next::End));
         drop(w);
         assert_eq!(metrics.queued_bytes(), TOTAL_BACKLOG);
@@ -305,9 +359,9 @@ mod tests {
     #[test]
     fn closing_ends_every_stream_and_frees_its_queue() {
         let metrics = Arc::new(Metrics::new([0; 3]));
-        let mut feed = Feed::new(event(1), event(1), false, 0);
-        let w = feed.watch(Kind::Full, &metrics).1.unwrap();
-        feed.publish(event(1), event(100), None, false);
+        let mut feed = Feed::new(event(1), event(1), Stage::On, 0);
+        let w = feed.watch(Kind::Full, false, &metrics).1.unwrap();
+        feed.publish(event(1), event(100), None, Stage::On);
         feed.close();
         assert!(matches!(w.next(), Next::End));
         assert_eq!(metrics.queued_bytes(), 0);

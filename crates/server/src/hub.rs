@@ -24,13 +24,18 @@ use bytes::{BufMut, Bytes, BytesMut};
 use dice_core::{Ending, Seed, Side};
 use tokio::sync::{OwnedMutexGuard, Semaphore, watch};
 
-use crate::feed::{Feed, Kind, Watcher};
+use crate::feed::{Feed, Kind, Stage, Watcher};
 use crate::metrics::Metrics;
+use crate::presence::{Follow, Holds, Presence, SeatView, of_side, of_side_mut};
 use crate::refusal::Refusal;
 use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
-use crate::store::{Change, Holder, Status, Store, StoreError, StoredGame, StoredMove, Summary};
-use crate::wire::{CreateRequest, Opponent, ResultView, SeatsView, SideChoice, StateView};
+use crate::store::{
+    Change, Holder, OpenGame, Rematch, Status, Store, StoreError, StoredGame, StoredMove, Summary,
+};
+use crate::wire::{
+    CreateRequest, Opponent, Pair, RematchView, ResultView, SeatsView, SideChoice, StateView,
+};
 use race_games::{
     AnyBot, AnyGame, AnyVariant, BotError, Level, ResultView as ResultOf, Tables, TablesError,
 };
@@ -43,12 +48,17 @@ const IDLE_KEPT: Duration = Duration::from_secs(120);
 const SWEEP_EVERY: Duration = Duration::from_secs(15);
 /// The most expired games deleted in one sweep.
 const EXPIRED_AT_ONCE: usize = 1000;
+/// How long a presence change waits before its state is sent, so that a
+/// burst of them (many watchers coming at once) is sent as one.
+const PRESENCE_SETTLE: Duration = Duration::from_millis(100);
 
 /// A seat as the hub holds it.
 #[derive(Clone, Debug)]
 enum Seat {
     Person(TokenHash),
     Open(TokenHash),
+    /// Open to anyone (a game listed as open): the first to join takes it.
+    Anyone,
     /// A bot; `None` for a finished game whose perfect bot's table is not
     /// loaded.
     Bot(Level, Option<AnyBot>),
@@ -58,7 +68,7 @@ impl Seat {
     fn word(&self) -> String {
         match self {
             Seat::Person(_) => "person".into(),
-            Seat::Open(_) => "open".into(),
+            Seat::Open(_) | Seat::Anyone => "open".into(),
             Seat::Bot(level, _) => format!("bot:{level}"),
         }
     }
@@ -67,6 +77,7 @@ impl Seat {
         match self {
             Seat::Person(h) => Holder::Person(*h),
             Seat::Open(h) => Holder::Open(*h),
+            Seat::Anyone => Holder::Anyone,
             Seat::Bot(level, _) => Holder::Bot(*level),
         }
     }
@@ -76,12 +87,16 @@ impl Seat {
 struct Live {
     game: AnyGame,
     seats: [Seat; 2],
+    /// The names the seats' players gave, light's then dark's.
+    names: [Option<String>; 2],
     commitment: String,
     seed_hex: String,
     /// Moves stored (the index of the next one).
     moves: u32,
     /// The joined seat's token sealed under its invite and join key.
     join: Option<JoinSeal>,
+    /// The rematch offered or started after the game.
+    rematch: Option<Rematch>,
     /// A bot task is running for this game.
     bot_busy: bool,
     /// When the game was created, in Unix seconds.
@@ -95,11 +110,51 @@ impl Live {
     fn status(&self) -> Status {
         if self.game.is_over() {
             Status::Over
-        } else if self.seats.iter().any(|s| matches!(s, Seat::Open(_))) {
+        } else if self
+            .seats
+            .iter()
+            .any(|s| matches!(s, Seat::Open(_) | Seat::Anyone))
+        {
             Status::Waiting
         } else {
             Status::Playing
         }
+    }
+
+    /// Both seats held by people.
+    fn is_friend_game(&self) -> bool {
+        self.seats.iter().all(|s| matches!(s, Seat::Person(_)))
+    }
+
+    /// How far the game is for its streams: a finished friend game may
+    /// still see a rematch offered or started.
+    fn stage(&self) -> Stage {
+        if !self.game.is_over() {
+            Stage::On
+        } else if self.is_friend_game() && self.rematch.as_ref().is_none_or(|r| r.game.is_none()) {
+            Stage::Over
+        } else {
+            Stage::Done
+        }
+    }
+
+    /// The check a rematch offer and its withdrawal share: 409
+    /// `no_rematch` for a game against the bot, `not_over` while the game
+    /// is on.
+    fn rematchable(&self) -> Result<(), Refusal> {
+        if !self.is_friend_game() {
+            return Err(Refusal::conflict(
+                "no_rematch",
+                "only a game between two people has a rematch to offer; start a new game",
+            ));
+        }
+        if !self.game.is_over() {
+            return Err(Refusal::conflict(
+                "not_over",
+                "a rematch is offered once the game has ended",
+            ));
+        }
+        Ok(())
     }
 
     fn summary(&self) -> Summary {
@@ -138,6 +193,29 @@ impl Live {
             Side::Light => light,
             Side::Dark => dark,
         }
+    }
+
+    fn name_mut(&mut self, side: Side) -> &mut Option<String> {
+        of_side_mut(&mut self.names, side)
+    }
+
+    /// The name the state shows for a seat: its player's, or for a bot
+    /// its level's name.
+    fn name(&self, side: Side) -> Option<&str> {
+        match self.seat(side) {
+            Seat::Bot(level, _) => self.game.kind().level_name(*level),
+            _ => of_side(&self.names, side).as_deref(),
+        }
+    }
+
+    /// What each seat is, for its presence.
+    fn holds(&self) -> [Holds; 2] {
+        let [light, dark] = &self.seats;
+        [light, dark].map(|seat| match seat {
+            Seat::Person(h) => Holds::Person(*h),
+            Seat::Open(_) | Seat::Anyone => Holds::Open,
+            Seat::Bot(..) => Holds::Bot,
+        })
     }
 
     /// The contract's turn check that a move and a resignation share: 409
@@ -181,6 +259,8 @@ pub struct Slot {
     live: Arc<tokio::sync::Mutex<Live>>,
     feed: Mutex<Feed>,
     metrics: Arc<Metrics>,
+    /// Who has the game open.
+    presence: Presence,
     /// When it was last asked for or changed: milliseconds since the hub
     /// started.
     touched: AtomicU64,
@@ -198,11 +278,12 @@ impl Slot {
     }
 
     /// The current state as an event, and the queue of a new stream of
-    /// `kind` that gets every later one, in order; no queue when the game
-    /// is over (nothing follows).
+    /// `kind` that gets every later one, in order, and with `after_end`
+    /// those after the game's end (a rematch offered or started); no
+    /// queue when nothing follows.
     #[must_use]
-    pub fn watch(&self, kind: Kind) -> (Bytes, Option<Arc<Watcher>>) {
-        self.feed().watch(kind, &self.metrics)
+    pub fn watch(&self, kind: Kind, after_end: bool) -> (Bytes, Option<Arc<Watcher>>) {
+        self.feed().watch(kind, after_end, &self.metrics)
     }
 
     /// Forgets a stream that ended.
@@ -232,7 +313,10 @@ pub struct Plan {
     rules: AnyVariant,
     level: Level,
     bot: Option<AnyBot>,
+    /// A game open to anyone.
+    open: bool,
     side: SideChoice,
+    name: Option<String>,
 }
 
 /// The reply to a created or joined game: the seat, its token and the
@@ -304,7 +388,46 @@ pub struct Hub {
     expiry: Option<Duration>,
     /// How long a game nobody asks for stays in memory.
     idle: Duration,
+    /// How long a request with a seat's token keeps it `connected`.
+    window: Duration,
+    /// Whether games open to anyone are offered, and how long they wait.
+    open_games: Option<Duration>,
     started: Instant,
+}
+
+/// What the hub is told by `race serve`'s options.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The pause before each bot move.
+    pub pace: Duration,
+    /// How long a friend game waits for its friend; `None`: for ever.
+    pub expiry: Option<Duration>,
+    /// How long a request with a seat's token keeps the seat `connected`.
+    pub presence: Duration,
+    /// Whether games open to anyone may be created and are listed.
+    pub open_games: bool,
+    /// How long a game open to anyone stays listed, waiting; then it is
+    /// deleted.
+    pub open_expiry: Duration,
+}
+
+/// How long a game open to anyone waits, by default: an hour.
+pub const OPEN_EXPIRY: Duration = Duration::from_secs(3600);
+/// The most games `GET /api/open` lists.
+pub const OPEN_LISTED: usize = 100;
+
+impl Default for Options {
+    /// No pause, no expiry of friend games, the default presence window,
+    /// open games listed for an hour.
+    fn default() -> Options {
+        Options {
+            pace: Duration::ZERO,
+            expiry: None,
+            presence: crate::presence::WINDOW,
+            open_games: true,
+            open_expiry: OPEN_EXPIRY,
+        }
+    }
 }
 
 impl Hub {
@@ -312,8 +435,8 @@ impl Hub {
     /// moves replayed through the engine and checked against what was
     /// stored) when first asked for. What is checked at start is that
     /// every unfinished game's bot can play: a `perfect` bot needs its
-    /// table. A friend game still waiting after `expiry` is deleted
-    /// (`None`: never).
+    /// table. A friend game still waiting after `options.expiry` is
+    /// deleted.
     ///
     /// # Errors
     ///
@@ -322,9 +445,8 @@ impl Hub {
     pub fn start(
         store: Arc<dyn Store>,
         tables: Tables,
-        pace: Duration,
         metrics: Arc<Metrics>,
-        expiry: Option<Duration>,
+        options: Options,
     ) -> Result<Arc<Hub>, HubError> {
         for g in store.unfinished()? {
             for level in g.bots {
@@ -334,15 +456,14 @@ impl Hub {
                 })?;
             }
         }
-        Ok(Hub::new(store, tables, pace, metrics, expiry, IDLE_KEPT))
+        Ok(Hub::new(store, tables, metrics, options, IDLE_KEPT))
     }
 
     fn new(
         store: Arc<dyn Store>,
         tables: Tables,
-        pace: Duration,
         metrics: Arc<Metrics>,
-        expiry: Option<Duration>,
+        options: Options,
         idle: Duration,
     ) -> Arc<Hub> {
         let threads = std::thread::available_parallelism().map_or(2, usize::from);
@@ -350,12 +471,14 @@ impl Hub {
             store,
             games: RwLock::new(HashMap::new()),
             tables: RwLock::new(Arc::new(tables)),
-            pace,
+            pace: options.pace,
             metrics,
             bots: Semaphore::new(threads),
             stop: watch::channel(false).0,
-            expiry,
+            expiry: options.expiry,
             idle,
+            window: options.presence,
+            open_games: options.open_games.then_some(options.open_expiry),
             started: Instant::now(),
         })
     }
@@ -364,7 +487,8 @@ impl Hub {
     /// deletes those that waited too long for their friend. Call inside
     /// the runtime.
     pub fn sweep_in_background(self: &Arc<Hub>) {
-        let every = self.expiry.map_or(SWEEP_EVERY, |e| {
+        let shortest = [self.expiry, self.open_games].into_iter().flatten().min();
+        let every = shortest.map_or(SWEEP_EVERY, |e| {
             (e / 4).clamp(Duration::from_millis(50), SWEEP_EVERY)
         });
         let hub = Arc::downgrade(self);
@@ -426,21 +550,35 @@ impl Hub {
         slot.feed().close();
     }
 
-    /// Deletes the friend games that waited longer than the expiry, each
-    /// under its lock (a friend who comes at that moment either joins
-    /// first or finds no game).
+    /// Deletes the friend games that waited longer than the expiry, and
+    /// the games open to anyone that waited longer than theirs, each under
+    /// its lock (a player who comes at that moment either joins first or
+    /// finds no game).
     async fn expire(self: &Arc<Hub>) -> Result<(), Refusal> {
-        let Some(expiry) = self.expiry else {
+        let ago =
+            |d: Duration| now().saturating_sub(i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+        let friend = self.expiry.map(ago);
+        let open = self.open_games.map(ago);
+        if friend.is_none() && open.is_none() {
             return Ok(());
-        };
-        let before = now().saturating_sub(i64::try_from(expiry.as_secs()).unwrap_or(i64::MAX));
+        }
         let hub = Arc::clone(self);
-        let ids =
-            tokio::task::spawn_blocking(move || hub.store.waiting_since(before, EXPIRED_AT_ONCE))
-                .await
-                .map_err(Refusal::internal)?
-                .map_err(Refusal::internal)?;
-        for id in ids {
+        let due = tokio::task::spawn_blocking(move || -> Result<Vec<(String, i64)>, StoreError> {
+            let mut due = Vec::new();
+            if let Some(before) = friend {
+                let ids = hub.store.waiting_since(before, EXPIRED_AT_ONCE)?;
+                due.extend(ids.into_iter().map(|id| (id, before)));
+            }
+            if let Some(before) = open {
+                let games = hub.store.open_games(before, EXPIRED_AT_ONCE)?;
+                due.extend(games.into_iter().map(|g| (g.id, before)));
+            }
+            Ok(due)
+        })
+        .await
+        .map_err(Refusal::internal)?
+        .map_err(Refusal::internal)?;
+        for (id, before) in due {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
                 Err(e) if e.code == "no_game" => continue,
@@ -527,6 +665,7 @@ impl Hub {
         let seats = g.seats.map(|h| match h {
             Holder::Person(h) => Ok(Seat::Person(h)),
             Holder::Open(h) => Ok(Seat::Open(h)),
+            Holder::Anyone => Ok(Seat::Anyone),
             Holder::Bot(level) => match AnyBot::with_tables(&g.rules, level, &self.tables()) {
                 Ok(bot) => Ok(Seat::Bot(level, Some(bot))),
                 Err(_) if over => Ok(Seat::Bot(level, None)),
@@ -542,8 +681,10 @@ impl Hub {
             // loaded at once.
             game: game.clone(),
             seats: [light?, dark?],
+            names: g.names,
             moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
             join: g.join,
+            rematch: g.rematch,
             bot_busy: false,
             created: g.created,
             gone: false,
@@ -566,9 +707,12 @@ impl Hub {
     }
 
     fn slot_for(&self, id: String, live: Live) -> Arc<Slot> {
-        let (state, event) = self.render(&id, &live, None);
-        let feed = Feed::new(state, event, live.game.is_over(), live.game.log_len());
+        let presence = Presence::new(self.window);
+        let seen = presence.view(live.holds());
+        let (state, event) = self.render(&id, &live, None, &seen);
+        let feed = Feed::new(state, event, live.stage(), live.game.log_len());
         Arc::new(Slot {
+            presence,
             feed: Mutex::new(feed),
             live: Arc::new(tokio::sync::Mutex::new(live)),
             metrics: Arc::clone(&self.metrics),
@@ -624,7 +768,14 @@ impl Hub {
     /// server-sent event (the JSON is a slice of the event: one buffer).
     /// With `log_from`, a `delta` event instead: the state with only the
     /// log's entries from that index on, and `log_from` saying so.
-    fn render(&self, id: &str, live: &Live, log_from: Option<usize>) -> (Bytes, Bytes) {
+    fn render(
+        &self,
+        id: &str,
+        live: &Live,
+        log_from: Option<usize>,
+        seen: &([SeatView; 2], u32),
+    ) -> (Bytes, Bytes) {
+        let ([light_seen, dark_seen], watchers) = *seen;
         let game = &live.game;
         let over = game.is_over();
         let result = game.result().map(|r| ResultView {
@@ -640,6 +791,23 @@ impl Hub {
                 light: live.seats[0].word(),
                 dark: live.seats[1].word(),
             },
+            names: Pair {
+                light: live.name(Side::Light),
+                dark: live.name(Side::Dark),
+            },
+            presence: Pair {
+                light: light_seen.word,
+                dark: dark_seen.word,
+            },
+            presence_since: Pair {
+                light: light_seen.since,
+                dark: dark_seen.since,
+            },
+            watchers,
+            rematch: live.rematch.as_ref().map(|r| RematchView {
+                offered_by: r.offered_by.as_str(),
+                game: r.game.as_deref(),
+            }),
             ply: game.ply(),
             side: game.side().map(Side::as_str),
             roll: game.roll(),
@@ -678,15 +846,16 @@ impl Hub {
     /// when some watcher wants them, a delta since the last state).
     fn publish(&self, slot: &Slot, live: &Live) -> Bytes {
         slot.touch(self.clock());
-        let (state, event) = self.render(&slot.id, live, None);
+        let seen = slot.presence.view(live.holds());
+        let (state, event) = self.render(&slot.id, live, None, &seen);
         let (delta, since) = {
             let feed = slot.feed();
             (feed.wants_delta(), feed.log_len)
         };
-        let delta = delta.then(|| self.render(&slot.id, live, Some(since)).1);
+        let delta = delta.then(|| self.render(&slot.id, live, Some(since), &seen).1);
         let mut feed = slot.feed();
         feed.log_len = live.game.log_len();
-        feed.publish(state.clone(), event, delta, live.game.is_over());
+        feed.publish(state.clone(), event, delta, live.stage());
         state
     }
 
@@ -714,13 +883,20 @@ impl Hub {
                 AnyBot::with_tables(&rules, req.level, &self.tables())
                     .map_err(|e| Refusal::bad_request(bot_refusal(&e)))?,
             ),
-            Opponent::Friend => None,
+            Opponent::Open if self.open_games.is_none() => {
+                return Err(Refusal::bad_request(
+                    "this server lists no open games; invite a friend instead",
+                ));
+            }
+            Opponent::Friend | Opponent::Open => None,
         };
         Ok(Plan {
             rules,
             level: req.level,
             bot,
+            open: req.opponent == Opponent::Open,
             side: req.side,
+            name: req.name,
         })
     }
 
@@ -729,16 +905,18 @@ impl Hub {
             rules,
             level,
             bot,
+            open,
             side,
+            name,
         } = plan;
         let other = match bot {
             Some(bot) => (Seat::Bot(level, Some(bot)), None),
+            None if open => (Seat::Anyone, None),
             None => {
                 let (invite, hash) = secret::new_token().map_err(Refusal::internal)?;
                 (Seat::Open(hash), Some(invite))
             }
         };
-        let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(Refusal::internal)?;
         let side = match side {
             SideChoice::Light => Side::Light,
             SideChoice::Dark => Side::Dark,
@@ -750,52 +928,32 @@ impl Hub {
                 }
             }
         };
-        let id = secret::new_id().map_err(Refusal::internal)?;
         let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
-        let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
-            .map_err(Refusal::internal)?;
         let (other_seat, invite) = other;
         let mut seats = [Seat::Person(hash), other_seat];
+        let mut names = [name, None];
         if side == Side::Dark {
             seats.swap(0, 1);
+            names.swap(0, 1);
         }
-        let live = Live {
-            commitment: secret::commitment(&seed),
-            seed_hex: Seed::new(seed).map(|s| s.to_hex()).unwrap_or_default(),
-            game,
-            seats,
-            moves: 0,
-            join: None,
-            bot_busy: false,
-            created: now(),
-            gone: false,
-        };
-        let stored = StoredGame {
-            id: id.clone(),
-            rules,
-            seed: seed.to_vec(),
-            seats: [live.seats[0].holder(), live.seats[1].holder()],
-            moves: Vec::new(),
-            resigned: None,
-            join: None,
-            summary: live.summary(),
-            created: live.created,
-        };
+        let (id, live, stored) = fresh(rules, seats, names)?;
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
             .map_err(Refusal::internal)?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
-        let state = slot.state();
         self.games
             .write()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(id.clone(), Arc::clone(&slot));
-        {
+        let state = {
             let mut live = slot.live.lock().await;
+            self.arrived(&slot, side);
+            let state = self.publish(&slot, &live);
             self.wake_bot(&slot, &mut live);
-        }
+            state
+        };
         Ok(Seated {
             invite: invite
                 .as_ref()
@@ -911,10 +1069,14 @@ impl Hub {
     pub async fn join(
         self: &Arc<Hub>,
         slot: Arc<Slot>,
-        invite: String,
+        invite: Option<String>,
         key: Option<String>,
+        name: Option<String>,
     ) -> Result<Seated, Refusal> {
         let hub = Arc::clone(self);
+        // A game open to anyone is joined without an invite; a retry's
+        // token is then sealed under the join key alone.
+        let invite = invite.unwrap_or_default();
         spawn(async move {
             let (slot, mut live) = hub.lock(slot).await?;
             let seated = |seat: Side, token: Token, state: Bytes| Seated {
@@ -931,13 +1093,15 @@ impl Hub {
                 return Ok(seated(side, token, slot.state()));
             }
             let open = Side::ALL.into_iter().find_map(|s| match live.seat(s) {
-                Seat::Open(expected) => Some((s, *expected)),
+                seat @ (Seat::Open(_) | Seat::Anyone) => Some((s, seat.clone())),
                 _ => None,
             });
             let Some((side, expected)) = open else {
                 return Err(Refusal::conflict("seat_taken", "both seats are taken"));
             };
-            if !expected.matches(&TokenHash::of(&invite)) {
+            if let Seat::Open(hash) = &expected
+                && !hash.matches(&TokenHash::of(&invite))
+            {
                 return Err(Refusal::not_your_seat());
             }
             let (token, hash, seal) = match &key {
@@ -954,21 +1118,293 @@ impl Hub {
             let before = live.status();
             *live.seat_mut(side) = Seat::Person(hash);
             live.join = seal;
+            live.name_mut(side).clone_from(&name);
             let change = Change::Join {
                 id: slot.id.clone(),
                 seat: side,
                 token: hash,
                 seal,
+                name,
                 after: live.summary(),
             };
             if let Err(e) = hub.store.write(change).await {
-                *live.seat_mut(side) = Seat::Open(expected);
+                *live.seat_mut(side) = expected;
                 live.join = None;
+                *live.name_mut(side) = None;
                 return Err(Refusal::internal(e));
             }
             hub.metrics.game_moved(before, live.status());
+            hub.arrived(&slot, side);
             let state = hub.publish(&slot, &live);
             Ok(seated(side, token, state))
+        })
+        .await
+    }
+
+    /// A request came with `token`: when it holds a seat of the game, the
+    /// seat is shown `connected` for the presence window from now.
+    pub fn seen(self: &Arc<Hub>, slot: &Arc<Slot>, token: &TokenHash) {
+        if let Some(side) = slot.presence.seat_of(token) {
+            let follow = slot.presence.seen(side, Instant::now());
+            self.follow(slot, Some(side), follow);
+        }
+    }
+
+    /// The player of `side` just took the seat: shown `connected` from
+    /// the next state on, for the presence window.
+    fn arrived(self: &Arc<Hub>, slot: &Arc<Slot>, side: Side) {
+        let follow = slot.presence.seen(side, Instant::now());
+        let timer = Follow {
+            publish: false,
+            ..follow
+        };
+        self.follow(slot, Some(side), timer);
+    }
+
+    /// An event stream opened, with `token` or none: the seat it holds
+    /// (shown `connected` while the stream is open), or none (a watcher).
+    pub fn stream_opened(
+        self: &Arc<Hub>,
+        slot: &Arc<Slot>,
+        token: Option<&TokenHash>,
+    ) -> Option<Side> {
+        let seat = token.and_then(|t| slot.presence.seat_of(t));
+        let follow = slot.presence.opened(seat, Instant::now());
+        self.follow(slot, seat, follow);
+        seat
+    }
+
+    /// An event stream opened by [`Hub::stream_opened`] ended.
+    pub fn stream_closed(self: &Arc<Hub>, slot: &Arc<Slot>, seat: Option<Side>) {
+        let follow = slot.presence.closed(seat, Instant::now());
+        self.follow(slot, seat, follow);
+    }
+
+    /// Sends a new state for a presence change (one for a burst of them),
+    /// and starts the timer that turns `side` away after the window.
+    fn follow(self: &Arc<Hub>, slot: &Arc<Slot>, side: Option<Side>, follow: Follow) {
+        // A stream dropped as the runtime stops has nobody to tell.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        if follow.publish && slot.presence.queue() {
+            let hub = Arc::clone(self);
+            let slot = Arc::clone(slot);
+            runtime.spawn(async move {
+                tokio::time::sleep(PRESENCE_SETTLE).await;
+                let live = slot.live.lock().await;
+                if !live.gone {
+                    hub.publish(&slot, &live);
+                }
+            });
+        }
+        if let (true, Some(side)) = (follow.timer, side) {
+            let hub = Arc::downgrade(self);
+            let slot = Arc::clone(slot);
+            let mut wait = slot.presence.window();
+            runtime.spawn(async move {
+                loop {
+                    tokio::time::sleep(wait).await;
+                    let Some(hub) = hub.upgrade() else { return };
+                    let (changed, again) = slot.presence.recheck(side, Instant::now());
+                    if changed {
+                        let publish = Follow {
+                            publish: true,
+                            timer: false,
+                        };
+                        hub.follow(&slot, None, publish);
+                    }
+                    match again {
+                        Some(left) => wait = left.max(Duration::from_millis(10)),
+                        None => return,
+                    }
+                }
+            });
+        }
+    }
+
+    /// Renames the seat `token` holds (`None`: no name), at any time.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat`; 500 when the store fails.
+    pub async fn rename(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+        name: Option<String>,
+    ) -> Result<Bytes, Refusal> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let (slot, mut live) = hub.lock(slot).await?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+            if *live.name_mut(side) == name {
+                return Ok(slot.state());
+            }
+            let change = Change::Rename {
+                id: slot.id.clone(),
+                seat: side,
+                name: name.clone(),
+            };
+            hub.store.write(change).await.map_err(Refusal::internal)?;
+            *live.name_mut(side) = name;
+            Ok(hub.publish(&slot, &live))
+        })
+        .await
+    }
+
+    /// The games open to anyone that wait now, the longest waiting first
+    /// (at most [`OPEN_LISTED`]); `None` when the server lists none.
+    ///
+    /// # Errors
+    ///
+    /// 500 when the store fails.
+    pub async fn open_games(self: &Arc<Hub>) -> Result<Option<Vec<OpenGame>>, Refusal> {
+        let Some(expiry) = self.open_games else {
+            return Ok(None);
+        };
+        let since = now().saturating_sub(i64::try_from(expiry.as_secs()).unwrap_or(i64::MAX));
+        let hub = Arc::clone(self);
+        let games =
+            tokio::task::spawn_blocking(move || hub.store.open_games(i64::MAX, OPEN_LISTED))
+                .await
+                .map_err(Refusal::internal)?
+                .map_err(Refusal::internal)?;
+        Ok(Some(
+            games.into_iter().filter(|g| g.created >= since).collect(),
+        ))
+    }
+
+    /// Withdraws a game that still waits for its second player, for the
+    /// holder of its one seat: the game is deleted.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat`; 409 `not_waiting` once both seats are held;
+    /// 500 when the store fails.
+    pub async fn withdraw(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+    ) -> Result<(), Refusal> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let (slot, mut live) = hub.lock(slot).await?;
+            live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+            if live.status() != Status::Waiting {
+                return Err(Refusal::conflict(
+                    "not_waiting",
+                    "both seats are taken: the game can no longer be withdrawn",
+                ));
+            }
+            let change = Change::Withdraw {
+                id: slot.id.clone(),
+            };
+            hub.store.write(change).await.map_err(Refusal::internal)?;
+            hub.metrics.game_expired();
+            hub.drop_slot(&slot, &mut live);
+            Ok(())
+        })
+        .await
+    }
+
+    /// Offers a rematch for the holder of `token`, or accepts the other
+    /// seat's offer: a new game of the same rules with the sides
+    /// swapped, each seat held by the token that held the other side here,
+    /// with the same names. The state's `rematch` then names the new game.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat`; 409 `no_rematch` (a game against the bot) or
+    /// `not_over`; 500 when the random source or the store fails.
+    pub async fn rematch(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+    ) -> Result<Bytes, Refusal> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let (slot, mut live) = hub.lock(slot).await?;
+            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+            live.rematchable()?;
+            let start = match &live.rematch {
+                // Started, or offered by this seat already: a retry.
+                Some(r) if r.game.is_some() || r.offered_by == side => return Ok(slot.state()),
+                Some(_) => {
+                    let [light, dark] = live.seats.clone();
+                    let [light_name, dark_name] = live.names.clone();
+                    Some(fresh(
+                        live.game.rules(),
+                        [dark, light],
+                        [dark_name, light_name],
+                    )?)
+                }
+                None => None,
+            };
+            let rematch = Rematch {
+                offered_by: live.rematch.as_ref().map_or(side, |r| r.offered_by),
+                game: start.as_ref().map(|(id, ..)| id.clone()),
+            };
+            let (new, stored) = match start {
+                Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
+                None => (None, None),
+            };
+            let change = Change::Rematch {
+                id: slot.id.clone(),
+                rematch: Some(rematch.clone()),
+                start: stored,
+            };
+            hub.store.write(change).await.map_err(Refusal::internal)?;
+            live.rematch = Some(rematch);
+            if let Some((id, new)) = new {
+                hub.metrics.game_created(new.status());
+                let started = hub.slot_for(id.clone(), new);
+                hub.games
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(id, started);
+            }
+            Ok(hub.publish(&slot, &live))
+        })
+        .await
+    }
+
+    /// Withdraws this seat's rematch offer, or declines the other's.
+    ///
+    /// # Errors
+    ///
+    /// 403 `not_your_seat`; 409 `no_rematch`, `not_over`, `no_offer` (none
+    /// is offered) or `rematch_started`; 500 when the store fails.
+    pub async fn unrematch(
+        self: &Arc<Hub>,
+        slot: Arc<Slot>,
+        token: TokenHash,
+    ) -> Result<Bytes, Refusal> {
+        let hub = Arc::clone(self);
+        spawn(async move {
+            let (slot, mut live) = hub.lock(slot).await?;
+            live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+            live.rematchable()?;
+            match &live.rematch {
+                None => {
+                    return Err(Refusal::conflict("no_offer", "no rematch is offered"));
+                }
+                Some(r) if r.game.is_some() => {
+                    return Err(Refusal::conflict(
+                        "rematch_started",
+                        "the rematch has started",
+                    ));
+                }
+                Some(_) => {}
+            }
+            let change = Change::Rematch {
+                id: slot.id.clone(),
+                rematch: None,
+                start: None,
+            };
+            hub.store.write(change).await.map_err(Refusal::internal)?;
+            live.rematch = None;
+            Ok(hub.publish(&slot, &live))
         })
         .await
     }
@@ -1115,6 +1551,46 @@ impl Hub {
     }
 }
 
+/// A new game of `rules` with these seats and names: its id, the game in
+/// memory and as the store is to keep it.
+fn fresh(
+    rules: AnyVariant,
+    seats: [Seat; 2],
+    names: [Option<String>; 2],
+) -> Result<(String, Live, StoredGame), Refusal> {
+    let seed = secret::random::<{ secret::SEED_BYTES }>().map_err(Refusal::internal)?;
+    let id = secret::new_id().map_err(Refusal::internal)?;
+    let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
+        .map_err(Refusal::internal)?;
+    let live = Live {
+        commitment: secret::commitment(&seed),
+        seed_hex: Seed::new(seed).map(|s| s.to_hex()).unwrap_or_default(),
+        game,
+        seats,
+        names,
+        moves: 0,
+        join: None,
+        rematch: None,
+        bot_busy: false,
+        created: now(),
+        gone: false,
+    };
+    let stored = StoredGame {
+        id: id.clone(),
+        rules,
+        seed: seed.to_vec(),
+        seats: [live.seats[0].holder(), live.seats[1].holder()],
+        names: live.names.clone(),
+        moves: Vec::new(),
+        resigned: None,
+        join: None,
+        summary: live.summary(),
+        created: live.created,
+        rematch: None,
+    };
+    Ok((id, live, stored))
+}
+
 /// Runs a change in a task of its own, so that it completes even when
 /// the request that asked for it is dropped.
 async fn spawn<T: Send + 'static>(
@@ -1159,12 +1635,12 @@ mod tests {
         let none: &[std::path::PathBuf] = &[];
         let tables = Tables::open(none).unwrap();
         let metrics = Arc::new(Metrics::new([0; 3]));
-        let hub = Hub::new(store, tables, Duration::ZERO, metrics, None, Duration::ZERO);
+        let hub = Hub::new(store, tables, metrics, Options::default(), Duration::ZERO);
         let request = crate::wire::parse_create(br#"{"game": "ur", "opponent": "friend"}"#);
         let plan = hub.plan(request.unwrap()).unwrap();
         let created = hub.create(plan).await.unwrap();
         let slot = hub.slot(&created.id).await.unwrap();
-        let (_, watcher) = slot.watch(Kind::Full);
+        let (_, watcher) = slot.watch(Kind::Full, false);
         let watcher = watcher.unwrap();
         hub.forget_idle();
         assert_eq!(hub.len(), 1, "a game someone follows stays");
@@ -1175,7 +1651,7 @@ mod tests {
         let invite = created.invite.unwrap();
         let (_, invite) = invite.split_once("#join=").unwrap();
         let joined = hub
-            .join(Arc::clone(&slot), invite.to_owned(), None)
+            .join(Arc::clone(&slot), Some(invite.to_owned()), None, None)
             .await
             .unwrap();
         assert_eq!(hub.len(), 1);
@@ -1205,6 +1681,9 @@ mod tests {
         fn waiting_since(&self, _: i64, _: usize) -> Result<Vec<String>, StoreError> {
             Err(StoreError(WHERE.into()))
         }
+        fn open_games(&self, _: i64, _: usize) -> Result<Vec<OpenGame>, StoreError> {
+            Err(StoreError(WHERE.into()))
+        }
         fn counts(&self) -> Result<crate::store::Counts, StoreError> {
             Err(StoreError(WHERE.into()))
         }
@@ -1221,9 +1700,8 @@ mod tests {
         let hub = Hub::new(
             Arc::new(Broken),
             tables,
-            Duration::ZERO,
             metrics,
-            None,
+            Options::default(),
             Duration::ZERO,
         );
         let request = crate::wire::parse_create(br#"{"game": "ur", "opponent": "friend"}"#);

@@ -14,7 +14,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files under `/page/`: name, content type, content.
-const ASSETS: [(&str, &str, &str); 13] = [
+const ASSETS: [(&str, &str, &str); 14] = [
     ("style.css", CSS, include_str!("../page/style.css")),
     ("app.js", JS, include_str!("../page/app.js")),
     ("api.js", JS, include_str!("../page/api.js")),
@@ -23,6 +23,7 @@ const ASSETS: [(&str, &str, &str); 13] = [
     ("games.js", JS, include_str!("../page/games.js")),
     ("game-senet.js", JS, include_str!("../page/game-senet.js")),
     ("game-ur.js", JS, include_str!("../page/game-ur.js")),
+    ("people.js", JS, include_str!("../page/people.js")),
     ("play.js", JS, include_str!("../page/play.js")),
     ("review.js", JS, include_str!("../page/review.js")),
     ("start.js", JS, include_str!("../page/start.js")),

@@ -28,9 +28,9 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls, Statement};
 
 use crate::store::{
-    BATCH_MAX, Change, Counts, GameRow, Job, Pending, Queued, Status, Store, StoreError,
-    StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rules_of,
-    stored_u32,
+    BATCH_MAX, Change, Counts, GameRow, Job, OpenGame, Pending, Queued, Status, Store, StoreError,
+    StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rematch_text,
+    rules_of, stored_u32,
 };
 
 /// How long opening a connection may take.
@@ -70,10 +70,17 @@ const MIGRATIONS: &[&str] = &[
         move TEXT NOT NULL,
         PRIMARY KEY (game, n)
     );",
+    // 2: the names the players gave.
+    "ALTER TABLE games ADD COLUMN light_name TEXT;
+    ALTER TABLE games ADD COLUMN dark_name TEXT;",
+    // 3: a rematch offered after a friend game, and the game it started.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
 ];
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
-     resigned, ply, position, key, join_check, join_seal, created";
+     resigned, ply, position, key, join_check, join_seal, created, light_name, dark_name, \
+     rematch_by, rematch_game";
 
 /// A PostgreSQL database to serve from: its `postgres://` URL (or
 /// key=value connection string), read but never shown whole. Its
@@ -184,9 +191,12 @@ struct Prepared {
     insert_game: Statement,
     insert_move: Statement,
     join: [Statement; 2],
+    rename: [Statement; 2],
+    rematch: Statement,
     resign: Statement,
     update: Statement,
     expire: Statement,
+    withdraw: Statement,
 }
 
 impl Prepared {
@@ -194,15 +204,17 @@ impl Prepared {
         let join = |side: &str| {
             format!(
                 "UPDATE games SET {side} = 'person', {side}_hash = $2, join_check = $3, \
-                 join_seal = $4 WHERE id = $1 AND {side} = 'open'"
+                 join_seal = $4, {side}_name = $5 WHERE id = $1 AND {side} IN ('open', 'anyone')"
             )
         };
+        let rename = |side: &str| format!("UPDATE games SET {side}_name = $2 WHERE id = $1");
         Ok(Prepared {
             insert_game: client
                 .prepare(
                     "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, \
-                     dark_hash, status, resigned, ply, position, key, created, updated) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11, $12, $13, $14)",
+                     dark_hash, status, resigned, ply, position, key, created, updated, \
+                     light_name, dark_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, \
+                     $10, $11, $12, $13, $14, $15, $16)",
                 )
                 .await?,
             insert_move: client
@@ -212,6 +224,13 @@ impl Prepared {
                 client.prepare(&join("light")).await?,
                 client.prepare(&join("dark")).await?,
             ],
+            rename: [
+                client.prepare(&rename("light")).await?,
+                client.prepare(&rename("dark")).await?,
+            ],
+            rematch: client
+                .prepare("UPDATE games SET rematch_by = $2, rematch_game = $3 WHERE id = $1")
+                .await?,
             resign: client
                 .prepare("UPDATE games SET resigned = $2 WHERE id = $1")
                 .await?,
@@ -223,6 +242,9 @@ impl Prepared {
                 .await?,
             expire: client
                 .prepare("DELETE FROM games WHERE id = $1 AND status = 'waiting' AND created < $2")
+                .await?,
+            withdraw: client
+                .prepare("DELETE FROM games WHERE id = $1 AND status = 'waiting'")
                 .await?,
         })
     }
@@ -479,31 +501,7 @@ async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
     let c = &w.client;
     let p = &w.prepared;
     let changed = match change {
-        Change::Create(g) => {
-            let (light, light_hash) = holder_text(&g.seats[0]);
-            let (dark, dark_hash) = holder_text(&g.seats[1]);
-            let s = &g.summary;
-            c.execute(
-                &p.insert_game,
-                &[
-                    &g.id,
-                    &g.rules.kind().as_str(),
-                    &g.rules.to_string(),
-                    &g.seed,
-                    &light,
-                    &light_hash,
-                    &dark,
-                    &dark_hash,
-                    &s.status.as_str(),
-                    &big(s.ply),
-                    &s.position,
-                    &s.key,
-                    &g.created,
-                    &at,
-                ],
-            )
-            .await?
-        }
+        Change::Create(g) => insert_game(w, g, at).await?,
         Change::Move { id, n, mv, after } => {
             c.execute(&p.insert_move, &[id, &big(*n), &big(mv.ply), &mv.text])
                 .await?;
@@ -514,6 +512,7 @@ async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
             seat,
             token,
             seal,
+            name,
             after,
         } => {
             let statement = match seat {
@@ -528,6 +527,7 @@ async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
                         &&token.0[..],
                         &seal.as_ref().map(|s| s.check.to_vec()),
                         &seal.as_ref().map(|s| s.sealed.to_vec()),
+                        name,
                     ],
                 )
                 .await?;
@@ -540,6 +540,21 @@ async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
             c.execute(&p.resign, &[id, &side.as_str()]).await?;
             update(w, id, after, at).await?
         }
+        Change::Rename { id, seat, name } => {
+            let statement = match seat {
+                Side::Light => &p.rename[0],
+                Side::Dark => &p.rename[1],
+            };
+            c.execute(statement, &[id, name]).await?
+        }
+        Change::Rematch { id, rematch, start } => {
+            if let Some(g) = start {
+                insert_game(w, g, at).await?;
+            }
+            let (by, game) = rematch_text(rematch.as_ref());
+            c.execute(&p.rematch, &[id, &by, &game]).await?
+        }
+        Change::Withdraw { id } => c.execute(&p.withdraw, &[id]).await?,
         Change::Expire { id, before } => c.execute(&p.expire, &[id, before]).await?,
     };
     if changed == 1 {
@@ -547,6 +562,35 @@ async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
     } else {
         Err(StoreError("the change names no stored game".into()))
     }
+}
+
+async fn insert_game(w: &Writer, g: &StoredGame, at: i64) -> Result<u64, StoreError> {
+    let (light, light_hash) = holder_text(&g.seats[0]);
+    let (dark, dark_hash) = holder_text(&g.seats[1]);
+    let s = &g.summary;
+    Ok(w.client
+        .execute(
+            &w.prepared.insert_game,
+            &[
+                &g.id,
+                &g.rules.kind().as_str(),
+                &g.rules.to_string(),
+                &g.seed,
+                &light,
+                &light_hash,
+                &dark,
+                &dark_hash,
+                &s.status.as_str(),
+                &big(s.ply),
+                &s.position,
+                &s.key,
+                &g.created,
+                &at,
+                &g.names[0],
+                &g.names[1],
+            ],
+        )
+        .await?)
 }
 
 async fn update(w: &Writer, id: &str, s: &Summary, at: i64) -> Result<u64, StoreError> {
@@ -583,6 +627,10 @@ fn game_row(row: &tokio_postgres::Row) -> Result<StoredGame, StoreError> {
         join_check: row.try_get(13)?,
         join_seal: row.try_get(14)?,
         created: row.try_get(15)?,
+        light_name: row.try_get(16)?,
+        dark_name: row.try_get(17)?,
+        rematch_by: row.try_get(18)?,
+        rematch_game: row.try_get(19)?,
     }
     .decode()
 }
@@ -672,6 +720,35 @@ impl Store for Postgres {
         })?;
         rows.iter()
             .map(|r| r.try_get(0).map_err(StoreError::from))
+            .collect()
+    }
+
+    fn open_games(&self, before: i64, most: usize) -> Result<Vec<OpenGame>, StoreError> {
+        let most = i64::try_from(most).unwrap_or(i64::MAX);
+        let rows = self.read(move |c| async move {
+            let result = c
+                .query(
+                    "SELECT id, game, rules, light, dark, light_name, dark_name, created \
+                     FROM games WHERE status = 'waiting' AND (light = 'anyone' OR dark = 'anyone') \
+                     AND created < $1 ORDER BY created, id LIMIT $2",
+                    &[&before, &most],
+                )
+                .await;
+            (c, result)
+        })?;
+        rows.iter()
+            .map(|row| {
+                let light: String = row.try_get(3)?;
+                let dark: String = row.try_get(4)?;
+                OpenGame::decode(
+                    row.try_get(0)?,
+                    row.try_get(1)?,
+                    row.try_get(2)?,
+                    [&light, &dark],
+                    [row.try_get(5)?, row.try_get(6)?],
+                    row.try_get(7)?,
+                )
+            })
             .collect()
     }
 

@@ -14,10 +14,12 @@ use axum::extract::{Query, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, patch, post};
 use bytes::Bytes;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::time::Sleep;
+
+use dice_core::Side;
 
 use crate::conn::Control;
 use crate::edge::{App, Bearer, GameSlot, JsonBody, PeerIp, json};
@@ -65,9 +67,12 @@ pub fn router(app: App) -> Router {
         .route("/page/{file}", get(page::asset))
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
-        .route("/api/games", post(create))
-        .route("/api/games/{id}", get(state))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(state).delete(withdraw))
+        .route("/api/open", get(open_games))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/seat", patch(rename))
+        .route("/api/games/{id}/rematch", post(rematch).delete(unrematch))
         .route("/api/games/{id}/moves", post(play))
         .route("/api/games/{id}/resign", post(resign))
         .route("/api/games/{id}/record", get(record))
@@ -199,7 +204,54 @@ async fn create(
     Ok(json(StatusCode::CREATED, seated.body()))
 }
 
-async fn state(GameSlot(slot): GameSlot) -> Response {
+/// The state; a seat's token with the request keeps that seat shown
+/// `connected` (a token that holds no seat changes nothing).
+/// The most games `GET /api/games?ids=...` answers for.
+pub const LIST_MAX: usize = 50;
+
+/// The query of `GET /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    /// Game ids, comma-separated.
+    ids: String,
+}
+
+/// `GET /api/games?ids=ID,ID,...`: the states of the games asked for, in
+/// the order asked, leaving out the ids of no game.
+async fn list(
+    State(app): State<App>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let ids: Vec<&str> = query.ids.split(',').filter(|id| !id.is_empty()).collect();
+    if ids.len() > LIST_MAX {
+        return Err(ApiError::bad_request(format!(
+            "at most {LIST_MAX} ids at once, not {}",
+            ids.len()
+        )));
+    }
+    let mut out = b"{\"games\":[".to_vec();
+    let mut first = true;
+    for id in ids {
+        let slot = match app.hub.slot(id).await {
+            Ok(slot) => slot,
+            Err(e) if e.code == "no_game" => continue,
+            Err(e) => return Err(e.into()),
+        };
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        out.extend_from_slice(&slot.state());
+    }
+    out.extend_from_slice(b"]}");
+    Ok(json(StatusCode::OK, out))
+}
+
+async fn state(State(app): State<App>, GameSlot(slot): GameSlot, bearer: Bearer) -> Response {
+    if let Ok(token) = bearer.hash() {
+        app.hub.seen(&slot, &token);
+    }
     json(StatusCode::OK, slot.state())
 }
 
@@ -209,8 +261,24 @@ async fn join(
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
     let request = wire::parse_join(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let seated = app.hub.join(slot, request.invite, request.key).await?;
+    let seated = app
+        .hub
+        .join(slot, request.invite, request.key, request.name)
+        .await?;
     Ok(json(StatusCode::OK, seated.body()))
+}
+
+async fn rename(
+    State(app): State<App>,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    let name = wire::parse_rename(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = bearer.hash()?;
+    app.hub.seen(&slot, &token);
+    let state = app.hub.rename(slot, token, name).await?;
+    Ok(json(StatusCode::OK, state))
 }
 
 async fn play(
@@ -226,6 +294,7 @@ async fn play(
     let JsonBody(body) = body.map_err(refused)?;
     let request = wire::parse_move(&body).map_err(|e| refused(ApiError::bad_request(e.0)))?;
     let token = bearer.hash().map_err(refused)?;
+    app.hub.seen(&slot, &token);
     let state = app.hub.play(slot, token, request.ply, request.mv).await?;
     Ok(json(StatusCode::OK, state))
 }
@@ -236,9 +305,83 @@ async fn resign(
     bearer: Bearer,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    wire::parse_resign(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
     let token = bearer.hash()?;
+    app.hub.seen(&slot, &token);
     let state = app.hub.resign(slot, token).await?;
+    Ok(json(StatusCode::OK, state))
+}
+
+/// `DELETE /api/games/{id}`: the creator withdraws a game still waiting.
+async fn withdraw(
+    State(app): State<App>,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = bearer.hash()?;
+    app.hub.withdraw(slot, token).await?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// One game of `GET /api/open`.
+#[derive(Serialize)]
+struct OpenView {
+    id: String,
+    game: &'static str,
+    rules: String,
+    name: Option<String>,
+    since: i64,
+}
+
+/// `GET /api/open`: the games open to anyone that wait for a player.
+async fn open_games(State(app): State<App>) -> Result<Response, ApiError> {
+    let Some(games) = app.hub.open_games().await? else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "this server lists no open games",
+        ));
+    };
+    let games: Vec<OpenView> = games
+        .into_iter()
+        .map(|g| OpenView {
+            id: g.id,
+            game: g.rules.kind().as_str(),
+            rules: g.rules.to_string(),
+            name: g.name,
+            since: g.created,
+        })
+        .collect();
+    let body = serde_json::to_vec(&serde_json::json!({ "games": games }))
+        .map_err(|e| ApiError::from(crate::refusal::Refusal::internal(e)))?;
+    Ok(json(StatusCode::OK, body))
+}
+
+async fn rematch(
+    State(app): State<App>,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = bearer.hash()?;
+    app.hub.seen(&slot, &token);
+    let state = app.hub.rematch(slot, token).await?;
+    Ok(json(StatusCode::OK, state))
+}
+
+async fn unrematch(
+    State(app): State<App>,
+    GameSlot(slot): GameSlot,
+    bearer: Bearer,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = bearer.hash()?;
+    app.hub.seen(&slot, &token);
+    let state = app.hub.unrematch(slot, token).await?;
     Ok(json(StatusCode::OK, state))
 }
 
@@ -264,6 +407,8 @@ static KEEP_ALIVE: LazyLock<Bytes> = LazyLock::new(|| {
 pub struct EventsQuery {
     /// `true`: after the first state, send what changed (`delta` events).
     delta: Option<bool>,
+    /// `true`: follow a finished friend game until a rematch has started.
+    rematch: Option<bool>,
 }
 
 /// An open event stream: counted while it lives.
@@ -271,6 +416,8 @@ struct Watch {
     first: Option<Bytes>,
     watcher: Option<Arc<Watcher>>,
     slot: Arc<Slot>,
+    /// The seat whose token opened the stream.
+    seat: Option<Side>,
     stop: tokio::sync::watch::Receiver<bool>,
     quiet: Pin<Box<Sleep>>,
     app: App,
@@ -316,6 +463,7 @@ impl Drop for Watch {
         if let Some(watcher) = &self.watcher {
             self.slot.unwatch(watcher);
         }
+        self.app.hub.stream_closed(&self.slot, self.seat);
         self.app.hub.metrics().watchers(-1);
     }
 }
@@ -338,6 +486,7 @@ async fn events(
     GameSlot(slot): GameSlot,
     query: Result<Query<EventsQuery>, QueryRejection>,
     PeerIp(address): PeerIp,
+    bearer: Bearer,
     req: Request,
 ) -> Result<Response, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
@@ -356,11 +505,13 @@ async fn events(
     } else {
         feed::Kind::Full
     };
-    let (first, watcher) = slot.watch(kind);
+    let (first, watcher) = slot.watch(kind, query.rematch == Some(true));
     app.hub.metrics().watchers(1);
+    let seat = app.hub.stream_opened(&slot, bearer.hash().ok().as_ref());
     let watch = Watch {
         first: Some(first),
         watcher,
+        seat,
         slot,
         stop: app.hub.stopping(),
         quiet: Box::pin(tokio::time::sleep(app.keep_alive)),

@@ -17,7 +17,7 @@ use tower::ServiceExt as _;
 
 use crate::conn::{self, Conn, Control, HEAD_MAX};
 use crate::edge::{App, Peer};
-use crate::hub::{Hub, HubError};
+use crate::hub::{Hub, HubError, OPEN_EXPIRY, Options};
 use crate::limit::{CreateLimit, Gate, Over};
 use crate::metrics::Metrics;
 use crate::postgres::{Database, Postgres};
@@ -57,6 +57,9 @@ pub const STREAMS: usize = 2048;
 pub const STALL: Duration = Duration::from_secs(30);
 /// How long a friend game waits for the friend, by default: a day.
 pub const WAITING_EXPIRY: Duration = Duration::from_secs(24 * 3600);
+/// How long a request with a seat's token keeps the seat `connected`, by
+/// default.
+pub const PRESENCE_WINDOW: Duration = crate::presence::WINDOW;
 
 /// What `race serve` is given.
 #[derive(Clone, Debug)]
@@ -92,6 +95,13 @@ pub struct Config {
     /// How long a friend game waits for the friend before it is deleted;
     /// zero: for ever.
     pub waiting_expiry: Duration,
+    /// How long a request sent with a seat's token keeps the seat
+    /// `connected` in the state.
+    pub presence_window: Duration,
+    /// Whether games open to anyone may be created and are listed.
+    pub open_games: bool,
+    /// How long a game open to anyone waits before it is deleted.
+    pub open_expiry: Duration,
     /// Serve a data folder or database that its group or others can read
     /// (else the start is refused; the folder and files the server makes
     /// are its owner's alone either way).
@@ -119,6 +129,9 @@ impl Config {
             streams: STREAMS,
             stall: STALL,
             waiting_expiry: WAITING_EXPIRY,
+            presence_window: PRESENCE_WINDOW,
+            open_games: true,
+            open_expiry: OPEN_EXPIRY,
             allow_shared_data: false,
             database: None,
         }
@@ -339,13 +352,18 @@ impl Server {
         })
         .await
         .map_err(|e| StoreError(e.to_string()))??;
-        let pace = config.bot_pace;
-        let expiry = (!config.waiting_expiry.is_zero()).then_some(config.waiting_expiry);
+        let options = Options {
+            pace: config.bot_pace,
+            expiry: (!config.waiting_expiry.is_zero()).then_some(config.waiting_expiry),
+            presence: config.presence_window,
+            open_games: config.open_games,
+            open_expiry: config.open_expiry,
+        };
         let loader = Arc::clone(&store);
         let (hub, unfinished) = tokio::task::spawn_blocking(move || {
             let counts = loader.counts()?;
             let metrics = Arc::new(Metrics::new(counts));
-            let hub = Hub::start(loader, tables, pace, metrics, expiry)?;
+            let hub = Hub::start(loader, tables, metrics, options)?;
             Ok::<_, ServeError>((hub, counts[0] + counts[1]))
         })
         .await

@@ -21,8 +21,9 @@ use dice_core::Side;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
 use crate::store::{
-    BATCH_MAX, Change, Counts, GameRow, Job, Pending, Queued, Status, StoreError, StoredGame,
-    StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rules_of,
+    BATCH_MAX, Change, Counts, GameRow, Job, OpenGame, Pending, Queued, Status, StoreError,
+    StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rematch_text,
+    rules_of,
 };
 
 /// The database file inside the data folder.
@@ -68,6 +69,12 @@ const MIGRATIONS: &[&str] = &[
     // keeps that token sealed under the invite and the key, for a retry.
     "ALTER TABLE games ADD COLUMN join_check BLOB;
     ALTER TABLE games ADD COLUMN join_seal BLOB;",
+    // 3: the names the players gave.
+    "ALTER TABLE games ADD COLUMN light_name TEXT;
+    ALTER TABLE games ADD COLUMN dark_name TEXT;",
+    // 4: a rematch offered after a friend game, and the game it started.
+    "ALTER TABLE games ADD COLUMN rematch_by TEXT;
+    ALTER TABLE games ADD COLUMN rematch_game TEXT;",
 ];
 
 /// Why the store could not be opened.
@@ -351,32 +358,7 @@ fn apply_one(tx: &mut Transaction<'_>, change: &Change) -> Result<(), StoreError
 fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
     let at = now();
     let changed = match change {
-        Change::Create(g) => {
-            let (light, light_hash) = holder_text(&g.seats[0]);
-            let (dark, dark_hash) = holder_text(&g.seats[1]);
-            let s = &g.summary;
-            conn.prepare_cached(
-                "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, dark_hash,
-                 status, resigned, ply, position, key, created, updated)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?14)",
-            )?
-            .execute(params![
-                g.id,
-                g.rules.kind().as_str(),
-                g.rules.to_string(),
-                g.seed,
-                light,
-                light_hash,
-                dark,
-                dark_hash,
-                s.status.as_str(),
-                s.ply,
-                s.position,
-                s.key,
-                g.created,
-                at
-            ])?
-        }
+        Change::Create(g) => insert_game(conn, g, at)?,
         Change::Move { id, n, mv, after } => {
             conn.prepare_cached("INSERT INTO moves (game, n, ply, move) VALUES (?1, ?2, ?3, ?4)")?
                 .execute(params![id, n, mv.ply, mv.text])?;
@@ -387,16 +369,19 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             seat,
             token,
             seal,
+            name,
             after,
         } => {
             let sql = match seat {
                 Side::Light => {
                     "UPDATE games SET light = 'person', light_hash = ?2, join_check = ?3,
-                     join_seal = ?4 WHERE id = ?1 AND light = 'open'"
+                     join_seal = ?4, light_name = ?5
+                     WHERE id = ?1 AND light IN ('open', 'anyone')"
                 }
                 Side::Dark => {
                     "UPDATE games SET dark = 'person', dark_hash = ?2, join_check = ?3,
-                     join_seal = ?4 WHERE id = ?1 AND dark = 'open'"
+                     join_seal = ?4, dark_name = ?5
+                     WHERE id = ?1 AND dark IN ('open', 'anyone')"
                 }
             };
             let n = conn.prepare_cached(sql)?.execute(params![
@@ -404,6 +389,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 &token.0[..],
                 seal.as_ref().map(|s| s.check.to_vec()),
                 seal.as_ref().map(|s| s.sealed.to_vec()),
+                name,
             ])?;
             if n == 0 {
                 return Err(StoreError(format!("game {id} has no open {seat} seat")));
@@ -415,6 +401,26 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
                 .execute(params![id, side.as_str()])?;
             update(conn, id, after, at)?
         }
+        Change::Rename { id, seat, name } => {
+            let sql = match seat {
+                Side::Light => "UPDATE games SET light_name = ?2 WHERE id = ?1",
+                Side::Dark => "UPDATE games SET dark_name = ?2 WHERE id = ?1",
+            };
+            conn.prepare_cached(sql)?.execute(params![id, name])?
+        }
+        Change::Rematch { id, rematch, start } => {
+            if let Some(g) = start {
+                insert_game(conn, g, at)?;
+            }
+            let (by, game) = rematch_text(rematch.as_ref());
+            conn.prepare_cached(
+                "UPDATE games SET rematch_by = ?2, rematch_game = ?3 WHERE id = ?1",
+            )?
+            .execute(params![id, by, game])?
+        }
+        Change::Withdraw { id } => conn
+            .prepare_cached("DELETE FROM games WHERE id = ?1 AND status = 'waiting'")?
+            .execute(params![id])?,
         Change::Expire { id, before } => conn
             .prepare_cached(
                 "DELETE FROM games WHERE id = ?1 AND status = 'waiting' AND created < ?2",
@@ -428,6 +434,37 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
     }
 }
 
+fn insert_game(conn: &Connection, g: &StoredGame, at: i64) -> Result<usize, StoreError> {
+    let (light, light_hash) = holder_text(&g.seats[0]);
+    let (dark, dark_hash) = holder_text(&g.seats[1]);
+    let s = &g.summary;
+    Ok(conn
+        .prepare_cached(
+            "INSERT INTO games (id, game, rules, seed, light, light_hash, dark, dark_hash,
+         status, resigned, ply, position, key, created, updated, light_name, dark_name)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10, ?11, ?12, ?13, ?14,
+         ?15, ?16)",
+        )?
+        .execute(params![
+            g.id,
+            g.rules.kind().as_str(),
+            g.rules.to_string(),
+            g.seed,
+            light,
+            light_hash,
+            dark,
+            dark_hash,
+            s.status.as_str(),
+            s.ply,
+            s.position,
+            s.key,
+            g.created,
+            at,
+            g.names[0],
+            g.names[1]
+        ])?)
+}
+
 fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, StoreError> {
     Ok(conn
         .prepare_cached(
@@ -438,7 +475,8 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 }
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
-     resigned, ply, position, key, join_check, join_seal, created";
+     resigned, ply, position, key, join_check, join_seal, created, light_name, dark_name, \
+     rematch_by, rematch_game";
 
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
     GameRow {
@@ -458,6 +496,10 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
         join_check: row.get(13)?,
         join_seal: row.get(14)?,
         created: row.get(15)?,
+        light_name: row.get(16)?,
+        dark_name: row.get(17)?,
+        rematch_by: row.get(18)?,
+        rematch_game: row.get(19)?,
     }
     .decode()
 }
@@ -527,6 +569,34 @@ impl crate::store::Store for Sqlite {
         })
     }
 
+    fn open_games(&self, before: i64, most: usize) -> Result<Vec<OpenGame>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, game, rules, light, dark, light_name, dark_name, created FROM games
+                 WHERE status = 'waiting' AND (light = 'anyone' OR dark = 'anyone')
+                 AND created < ?1 ORDER BY created, id LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(
+                params![before, i64::try_from(most).unwrap_or(i64::MAX)],
+                |row| {
+                    Ok((|| {
+                        let light: String = row.get(3)?;
+                        let dark: String = row.get(4)?;
+                        OpenGame::decode(
+                            row.get(0)?,
+                            &row.get::<_, String>(1)?,
+                            &row.get::<_, String>(2)?,
+                            [&light, &dark],
+                            [row.get(5)?, row.get(6)?],
+                            row.get(7)?,
+                        )
+                    })())
+                },
+            )?;
+            rows.collect::<Result<Result<_, _>, _>>()?
+        })
+    }
+
     fn counts(&self) -> Result<Counts, StoreError> {
         self.read(|conn| {
             let mut counts = [0; 3];
@@ -587,6 +657,7 @@ mod tests {
                 Holder::Person(TokenHash::of("a")),
                 Holder::Bot(Level::Ladder(2)),
             ],
+            names: [None, None],
             moves: Vec::new(),
             resigned: None,
             join: None,
@@ -597,6 +668,7 @@ mod tests {
                 key: "k0".into(),
             },
             created: 1000,
+            rematch: None,
         }
     }
 
@@ -762,6 +834,7 @@ mod tests {
                 seat: Side::Dark,
                 token: hash,
                 seal: Some(seal),
+                name: None,
                 after: Summary {
                     status: Status::Playing,
                     ply: 0,

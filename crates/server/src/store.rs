@@ -61,8 +61,20 @@ pub enum Holder {
     Person(TokenHash),
     /// Nobody yet: whoever brings the invite with this hash takes it.
     Open(TokenHash),
+    /// Nobody yet, and anyone may take it (a game listed as open).
+    Anyone,
     /// The server's bot at this level.
     Bot(Level),
+}
+
+/// A rematch of a finished friend game: offered by one seat, and once the
+/// other accepts, the game it started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rematch {
+    /// The seat that offered it.
+    pub offered_by: Side,
+    /// The new game, once accepted.
+    pub game: Option<String>,
 }
 
 /// A move as stored: the ply it was played at and its text.
@@ -99,6 +111,8 @@ pub struct StoredGame {
     pub seed: Vec<u8>,
     /// Light's seat, then dark's.
     pub seats: [Holder; 2],
+    /// The names the seats' players gave (light's, then dark's).
+    pub names: [Option<String>; 2],
     /// Every move, in order.
     pub moves: Vec<StoredMove>,
     /// The side that resigned, if one did.
@@ -110,6 +124,8 @@ pub struct StoredGame {
     pub summary: Summary,
     /// When it was created, in Unix seconds.
     pub created: i64,
+    /// The rematch offered or started after it, if any.
+    pub rematch: Option<Rematch>,
 }
 
 /// What the server checks of an unfinished game at start, without its
@@ -130,11 +146,13 @@ impl std::fmt::Debug for StoredGame {
             .field("id", &self.id)
             .field("rules", &self.rules)
             .field("seats", &self.seats)
+            .field("names", &self.names)
             .field("moves", &self.moves)
             .field("resigned", &self.resigned)
             .field("join", &self.join)
             .field("summary", &self.summary)
             .field("created", &self.created)
+            .field("rematch", &self.rematch)
             .finish_non_exhaustive()
     }
 }
@@ -166,8 +184,19 @@ pub enum Change {
         /// The token sealed under the invite and the join key, when the
         /// join sent a key.
         seal: Option<JoinSeal>,
+        /// The name the joining player gave.
+        name: Option<String>,
         /// The game after it.
         after: Summary,
+    },
+    /// A seat's player renamed (or unnamed).
+    Rename {
+        /// The game.
+        id: String,
+        /// The seat.
+        seat: Side,
+        /// The new name.
+        name: Option<String>,
     },
     /// A resignation.
     Resign {
@@ -177,6 +206,22 @@ pub enum Change {
         side: Side,
         /// The game after it.
         after: Summary,
+    },
+    /// A rematch offered, withdrawn or declined (`None`), or accepted:
+    /// then `start` is the new game, stored with it.
+    Rematch {
+        /// The finished game.
+        id: String,
+        /// The rematch as it now stands.
+        rematch: Option<Rematch>,
+        /// The game an accepted rematch starts.
+        start: Option<Box<StoredGame>>,
+    },
+    /// A game still waiting for its second player withdrawn by its
+    /// creator: deleted; refused when the game is no longer waiting.
+    Withdraw {
+        /// The game.
+        id: String,
     },
     /// A game that waited for its friend since before `before` (Unix
     /// seconds), deleted; refused when the game is no longer waiting.
@@ -219,6 +264,19 @@ pub(crate) struct GameRow {
     pub(crate) join_check: Option<Vec<u8>>,
     pub(crate) join_seal: Option<Vec<u8>>,
     pub(crate) created: i64,
+    pub(crate) light_name: Option<String>,
+    pub(crate) dark_name: Option<String>,
+    pub(crate) rematch_by: Option<String>,
+    pub(crate) rematch_game: Option<String>,
+}
+
+/// A rematch as stored: the side that offered it and the game it
+/// started.
+pub(crate) fn rematch_text(rematch: Option<&Rematch>) -> (Option<&'static str>, Option<&str>) {
+    match rematch {
+        None => (None, None),
+        Some(r) => (Some(r.offered_by.as_str()), r.game.as_deref()),
+    }
 }
 
 /// A stored game that does not read.
@@ -262,12 +320,13 @@ pub(crate) fn bad(id: &str, what: &str) -> StoreError {
     StoreError(format!("stored game {id}: {what}"))
 }
 
-/// A seat's holder as stored: `person`, `open` or `bot:LEVEL`, and the
-/// token hash of the first two.
+/// A seat's holder as stored: `person`, `open`, `anyone` or `bot:LEVEL`,
+/// and the token hash of the first two.
 pub(crate) fn holder_text(holder: &Holder) -> (String, Option<&[u8]>) {
     match holder {
         Holder::Person(h) => ("person".into(), Some(&h.0[..])),
         Holder::Open(h) => ("open".into(), Some(&h.0[..])),
+        Holder::Anyone => ("anyone".into(), None),
         Holder::Bot(level) => (format!("bot:{level}"), None),
     }
 }
@@ -283,6 +342,7 @@ pub(crate) fn holder(id: &str, text: &str, hash: Option<Vec<u8>>) -> Result<Hold
     match text {
         "person" => Ok(Holder::Person(hash()?)),
         "open" => Ok(Holder::Open(hash()?)),
+        "anyone" => Ok(Holder::Anyone),
         _ => text
             .strip_prefix("bot:")
             .and_then(|word| word.parse::<Level>().ok())
@@ -346,6 +406,7 @@ impl GameRow {
             rules,
             seed: self.seed,
             seats: [light, dark],
+            names: [self.light_name, self.dark_name],
             moves: Vec::new(),
             resigned,
             join,
@@ -357,7 +418,58 @@ impl GameRow {
                 key: self.key,
             },
             created: self.created,
+            rematch: match (self.rematch_by, self.rematch_game) {
+                (None, None) => None,
+                (Some(by), game) => Some(Rematch {
+                    offered_by: by
+                        .parse::<Side>()
+                        .map_err(|_| bad(&id, "a rematch offered by no side"))?,
+                    game,
+                }),
+                (None, Some(_)) => return Err(bad(&id, "a rematch nobody offered")),
+            },
             id,
+        })
+    }
+}
+
+/// A game open to anyone, as the list of open games shows it.
+#[derive(Clone, Debug)]
+pub struct OpenGame {
+    /// The game's id.
+    pub id: String,
+    /// The rules (and so the game).
+    pub rules: AnyVariant,
+    /// The creator's name.
+    pub name: Option<String>,
+    /// When it was created, in Unix seconds.
+    pub created: i64,
+}
+
+impl OpenGame {
+    /// The listing in a stored row: its id, game and rules words, its
+    /// seats' holders and names, and when it was created.
+    pub(crate) fn decode(
+        id: String,
+        game: &str,
+        rules: &str,
+        holders: [&str; 2],
+        names: [Option<String>; 2],
+        created: i64,
+    ) -> Result<OpenGame, StoreError> {
+        let rules = rules_of(&id, game, rules)?;
+        let [light, _] = holders;
+        let [light_name, dark_name] = names;
+        let name = if light == "anyone" {
+            dark_name
+        } else {
+            light_name
+        };
+        Ok(OpenGame {
+            id,
+            rules,
+            name,
+            created,
         })
     }
 }
@@ -430,6 +542,14 @@ pub trait Store: Send + Sync + 'static {
     ///
     /// [`StoreError`] when the store cannot be read.
     fn waiting_since(&self, before: i64, most: usize) -> Result<Vec<String>, StoreError>;
+
+    /// Up to `most` games open to anyone and still waiting, created
+    /// before `before` (Unix seconds), the longest waiting first.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn open_games(&self, before: i64, most: usize) -> Result<Vec<OpenGame>, StoreError>;
 
     /// How many games there are of each status.
     ///

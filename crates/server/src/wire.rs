@@ -14,6 +14,8 @@ use race_games::{Board, Kind, Level, LineView};
 pub const BODY_MAX: usize = 16 * 1024;
 /// The most bytes a move text may hold.
 pub const MOVE_MAX: usize = 64;
+/// The most characters a player's name may hold (after trimming).
+pub const NAME_MAX: usize = 24;
 
 /// What is wrong with a request body.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -50,6 +52,8 @@ pub enum Opponent {
     Bot,
     /// A friend who opens the invite link.
     Friend,
+    /// Anyone: the game is listed as open, and the first to join plays.
+    Open,
 }
 
 /// The creator's seat.
@@ -84,6 +88,8 @@ struct CreateBody {
     level: Option<LevelField>,
     #[serde(default)]
     side: Option<SideChoice>,
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// `POST /api/games`: a new game.
@@ -102,6 +108,9 @@ pub struct CreateRequest {
     pub level: Level,
     /// The creator's seat.
     pub side: SideChoice,
+    /// The creator's name, checked by [`name_of`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 fn kind_out<S: serde::Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
@@ -167,7 +176,65 @@ pub fn parse_create(body: &[u8]) -> Result<CreateRequest, BodyError> {
         opponent: raw.opponent.unwrap_or_default(),
         level,
         side: raw.side.unwrap_or_default(),
+        name: name_of(raw.name)?,
     })
+}
+
+/// Whether a character may stand in a name: no control character, and
+/// none of the invisible ones that reorder or hide text (bidirectional
+/// controls, zero-width characters, the byte-order mark).
+fn is_printable(c: char) -> bool {
+    !c.is_control()
+        && !matches!(c,
+            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}'
+            | '\u{feff}' | '\u{fff9}'..='\u{fffb}')
+}
+
+/// A player's name as given: trimmed, then at most [`NAME_MAX`]
+/// characters of printable text; nothing left after trimming is no name.
+///
+/// # Errors
+///
+/// [`BodyError`] naming the rule.
+///
+/// ```
+/// use race_server::wire::name_of;
+///
+/// assert_eq!(name_of(Some("  Ann ".into()))?.as_deref(), Some("Ann"));
+/// assert_eq!(name_of(Some("   ".into()))?, None);
+/// assert!(name_of(Some("a".repeat(25))).is_err());
+/// assert!(name_of(Some("a\u{7}b".into())).is_err());
+/// # Ok::<(), race_server::wire::BodyError>(())
+/// ```
+pub fn name_of(given: Option<String>) -> Result<Option<String>, BodyError> {
+    let Some(given) = given else {
+        return Ok(None);
+    };
+    let name = given.trim();
+    if name.chars().count() > NAME_MAX || !name.chars().all(is_printable) {
+        return Err(BodyError(format!(
+            "a name is at most {NAME_MAX} characters of printable text, with no control \
+             or invisible characters"
+        )));
+    }
+    Ok((!name.is_empty()).then(|| name.to_owned()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RenameBody {
+    name: Option<String>,
+}
+
+/// Reads a rename body (`PATCH /api/games/{id}/seat`): `{"name": TEXT}`,
+/// or `{"name": null}` for no name.
+///
+/// # Errors
+///
+/// [`BodyError`] naming what is wrong, or the rule of [`name_of`].
+pub fn parse_rename(body: &[u8]) -> Result<Option<String>, BodyError> {
+    let raw: RenameBody = json(body)?;
+    name_of(raw.name)
 }
 
 /// `POST /api/games/{id}/moves`: a move for a ply.
@@ -206,18 +273,23 @@ pub fn parse_move(body: &[u8]) -> Result<MoveRequest, BodyError> {
     Ok(req)
 }
 
-/// `POST /api/games/{id}/join`: the invite token of the open seat, and
-/// the joining client's own join key, with which a retry of this join
-/// (its reply lost) is answered as the first join was.
+/// `POST /api/games/{id}/join`: the invite token of the open seat (none
+/// for a game open to anyone), and the joining client's own join key,
+/// with which a retry of this join (its reply lost) is answered as the
+/// first join was.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
     /// The invite token (from the link's `#join=`).
-    pub invite: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
     /// The join key: random, chosen by the client, 22 to 128 URL-safe
     /// base64 characters (at least 128 bits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The joining player's name, checked by [`name_of`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// Reads a join body; a join key must be 22 to 128 URL-safe base64
@@ -233,11 +305,13 @@ pub struct JoinRequest {
 /// let req = parse_join(br#"{"invite": "abc", "key": "0123456789abcdefghij-_"}"#)?;
 /// assert_eq!(req.key.as_deref(), Some("0123456789abcdefghij-_"));
 /// assert!(parse_join(br#"{"invite": "abc"}"#)?.key.is_none());
+/// assert!(parse_join(br#"{}"#)?.invite.is_none());
 /// assert!(parse_join(br#"{"invite": "abc", "key": "short"}"#).is_err());
 /// # Ok::<(), race_server::wire::BodyError>(())
 /// ```
 pub fn parse_join(body: &[u8]) -> Result<JoinRequest, BodyError> {
-    let req: JoinRequest = json(body)?;
+    let mut req: JoinRequest = json(body)?;
+    req.name = name_of(req.name)?;
     if let Some(key) = &req.key
         && !crate::secret::is_join_key(key)
     {
@@ -254,12 +328,13 @@ pub fn parse_join(body: &[u8]) -> Result<JoinRequest, BodyError> {
 #[serde(deny_unknown_fields)]
 struct Empty {}
 
-/// Reads a resign body: nothing, or an empty JSON object.
+/// Reads a body that says nothing (a resignation, a rematch offered or
+/// withdrawn): none, or an empty JSON object.
 ///
 /// # Errors
 ///
 /// [`BodyError`] for anything else.
-pub fn parse_resign(body: &[u8]) -> Result<(), BodyError> {
+pub fn parse_empty(body: &[u8]) -> Result<(), BodyError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
     }
@@ -284,6 +359,25 @@ pub(crate) struct SeatsView {
     pub dark: String,
 }
 
+/// One thing for each seat, in the state: `names`, `presence`,
+/// `presence_since`.
+#[derive(Serialize)]
+pub(crate) struct Pair<T> {
+    /// Light's.
+    pub light: T,
+    /// Dark's.
+    pub dark: T,
+}
+
+/// A rematch in the state.
+#[derive(Serialize)]
+pub(crate) struct RematchView<'a> {
+    /// The seat that offered it.
+    pub offered_by: &'static str,
+    /// The game it started, once accepted.
+    pub game: Option<&'a str>,
+}
+
 /// A game's state, as the contract writes it (`docs/server.md` lists what
 /// the server adds: `light_chance`, `board`, the log entries' effects and
 /// words, and `log_from` in a delta).
@@ -294,6 +388,14 @@ pub(crate) struct StateView<'a> {
     pub rules: String,
     pub status: &'static str,
     pub seats: SeatsView,
+    pub names: Pair<Option<&'a str>>,
+    /// `connected`, `away`, `bot` or `open`.
+    pub presence: Pair<&'static str>,
+    /// Since when each seat is `connected` or `away` (Unix seconds).
+    pub presence_since: Pair<Option<i64>>,
+    /// Event streams following the game that hold no seat.
+    pub watchers: u32,
+    pub rematch: Option<RematchView<'a>>,
     pub ply: u32,
     pub side: Option<&'static str>,
     pub roll: Option<u8>,
@@ -327,7 +429,8 @@ mod tests {
                 rules: None,
                 opponent: Opponent::Bot,
                 level: Level::Ladder(4),
-                side: SideChoice::Random
+                side: SideChoice::Random,
+                name: None,
             }
         );
         let req = parse_create(
@@ -370,13 +473,14 @@ mod tests {
 
     #[test]
     fn resign_takes_nothing_or_an_empty_object() {
-        assert!(parse_resign(b"").is_ok());
-        assert!(parse_resign(b" {} ").is_ok());
-        assert!(parse_resign(br#"{"side": "light"}"#).is_err());
+        assert!(parse_empty(b"").is_ok());
+        assert!(parse_empty(b" {} ").is_ok());
+        assert!(parse_empty(br#"{"side": "light"}"#).is_err());
         // Lists are not objects, though serde would read a struct from one.
-        assert!(parse_resign(b"[]").is_err());
+        assert!(parse_empty(b"[]").is_err());
         assert!(parse_move(br#"[3, "a2-d2"]"#).is_err());
         assert!(parse_join(br#"["x"]"#).is_err());
         assert!(parse_join(br#"{"invite": 5}"#).is_err());
+        assert!(parse_join(br#"{"name": "Ann", "x": 1}"#).is_err());
     }
 }

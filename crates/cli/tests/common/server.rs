@@ -192,12 +192,17 @@ impl Server {
 
     /// A JSON POST, with a bearer token if given.
     pub fn post(&self, path: &str, token: Option<&str>, body: &Value) -> Reply {
+        self.send("POST", path, token, body)
+    }
+
+    /// A JSON request of any method, with a bearer token if given.
+    pub fn send(&self, method: &str, path: &str, token: Option<&str>, body: &Value) -> Reply {
         let auth = token.map(|t| format!("Bearer {t}"));
         let mut headers = vec![("Content-Type", "application/json")];
         if let Some(auth) = &auth {
             headers.push(("Authorization", auth));
         }
-        self.request("POST", path, &headers, body.to_string().as_bytes())
+        self.request(method, path, &headers, body.to_string().as_bytes())
     }
 
     /// The state of a game.
@@ -227,11 +232,17 @@ impl Server {
 
     /// Opens an event stream at `path` (with its query).
     pub fn stream(&self, path: &str) -> Events {
+        self.stream_with(path, None)
+    }
+
+    /// Opens an event stream at `path`, sending a seat's token if given.
+    pub fn stream_with(&self, path: &str, token: Option<&str>) -> Events {
         let mut stream = TcpStream::connect(&self.addr).expect("connect");
         stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+        let auth = token.map_or_else(String::new, |t| format!("Authorization: Bearer {t}\r\n"));
         write!(
             stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            "GET {path} HTTP/1.1\r\nHost: {}\r\n{auth}Connection: close\r\n\r\n",
             self.addr
         )
         .expect("send");
@@ -400,6 +411,17 @@ impl Events {
                     self.pending.extend_from_slice(&data[..n]);
                     true
                 }
+            }
+        }
+    }
+
+    /// The first `state` event of which `ready` holds; panics when the
+    /// stream ends first.
+    pub fn state_where(&mut self, ready: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let state = self.next_state().expect("the stream ended first");
+            if ready(&state) {
+                return state;
             }
         }
     }

@@ -127,18 +127,22 @@ impl RaceGame for Senet {
     const LEVEL_NOTES: &'static [LevelNote] = &[
         LevelNote {
             level: "1",
+            name: "Beginner",
             about: "Beginner: a rule of thumb for each throw",
         },
         LevelNote {
             level: "2",
+            name: "Casual",
             about: "Casual: looks one throw ahead",
         },
         LevelNote {
             level: "3",
+            name: "Strong",
             about: "Strong: looks two throws ahead",
         },
         LevelNote {
             level: "4",
+            name: "Expert",
             about: "Expert: looks three throws ahead",
         },
     ];

@@ -131,22 +131,27 @@ impl RaceGame for Ur {
     const LEVEL_NOTES: &'static [LevelNote] = &[
         LevelNote {
             level: "1",
+            name: "Beginner",
             about: "Beginner: grabs captures and rosettes when it sees them",
         },
         LevelNote {
             level: "2",
+            name: "Casual",
             about: "Casual: looks two moves ahead",
         },
         LevelNote {
             level: "3",
+            name: "Strong",
             about: "Strong: looks three moves ahead",
         },
         LevelNote {
             level: "4",
+            name: "Expert",
             about: "Expert: looks four moves ahead",
         },
         LevelNote {
             level: "perfect",
+            name: "Perfect",
             about: "Perfect: plays the solved game's best move every time",
         },
     ];
