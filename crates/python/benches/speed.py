@@ -1,26 +1,47 @@
 """How fast the package plays: prints figures, asserts nothing.
 
-    python crates/python/benches/speed.py [--seconds 3]
+    python crates/python/benches/speed.py [--seconds 3] [--peers [--gym-senet DIR]]
 
-* batched: `race_games.vector.Ur(n, "finkel")` stepped with random legal
-  actions drawn in numpy from the action masks (a step is one move chosen,
-  lost turns settled inside), in steps a second over all games;
+* batched: `race_games.vector.Ur(n, "finkel")` and `vector.Senet(n)`
+  stepped with random legal actions drawn in numpy from the action masks
+  (see `RandomLegal`; a step is one move chosen, lost turns settled
+  inside), in steps a second over all games;
 * aec: the PettingZoo AEC loop (`agent_iter`, `last`, `step`) of one game
   with random legal actions, in steps a second;
 * gym: `UrEnv` against the level-1 bot, in agent steps a second;
 * state: the OpenSpiel-shaped `State` played to the end with random chance
   and player actions, in actions a second (chance and player alike).
 
+With `--peers`, the same run then times the peers that are installed, each
+a random legal move a turn with the dice thrown by the library's own means,
+and prints each against ours as a ratio: RoyalUr-Python (`royalur` on
+PyPI) under finkel, OpenSpiel's backgammon (`open_spiel`), and gym-senet's
+Senet under kendall (not on PyPI: `--gym-senet` names a checkout of its
+repository). A peer that cannot be imported is skipped with a message.
+
 Run it with the package built in release mode (`maturin develop -r`).
 """
 
 from __future__ import annotations
 
+import os
+
+# One core: numpy's BLAS (the sampler's one dot product) runs no threads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 import argparse
+import importlib
+import importlib.util
+import random
+import sys
 import time
-from typing import Callable, Tuple
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 import race_games as rg
 from race_games import gym as rgym
@@ -36,21 +57,76 @@ def timed(run: Callable[[], int], seconds: float) -> Tuple[int, float]:
     return steps, time.perf_counter() - start
 
 
-def batched(n: int, seconds: float, sample: bool = True) -> float:
-    batch = rvec.Ur(n, "finkel", seed="bench")
-    rng = np.random.default_rng(0)
+class RandomLegal:
+    """Uniformly random legal actions for a batch's masks, drawn in numpy
+    into buffers kept between calls.
+
+    With at most 16 actions (the Royal Game of Ur's 15 under finkel) a
+    row's mask is read as a number, `code`, and a table made once holds
+    for each code its legal actions in order and their count `k`: a draw
+    `u` in [0, 1) picks the `floor(u * k)`-th, one random number a game.
+    With more (Senet's 30) each legal action gets a random key in (0, 1],
+    the others 0, and the largest key wins: `argmax` of independent
+    uniform keys over the legal ones.
+    """
+
+    TABLE_BITS = 16
+
+    def __init__(self, n: int, actions: int, rng: np.random.Generator) -> None:
+        self.rng, self.actions = rng, actions
+        self.out = np.empty(n, np.int64)
+        self.table: Optional[npt.NDArray[np.int8]] = None
+        if actions <= self.TABLE_BITS:
+            codes = np.arange(1 << actions)
+            bits = (codes[:, None] >> np.arange(actions)) & 1 == 1
+            # Row `code`: its legal actions first, ascending; int8 keeps
+            # the table (half a megabyte under finkel) out of the games' way.
+            order = np.argsort(~bits, axis=1, kind="stable")
+            self.table = order.astype(np.int8).ravel()
+            self.picked = np.empty(n, np.int8)
+            self.count = bits.sum(axis=1).astype(np.float64)
+            self.weights = (1 << np.arange(actions)).astype(np.float32)
+            self.as_float = np.empty((n, actions), np.float32)
+            self.code_f = np.empty(n, np.float32)
+            self.code = np.empty(n, np.intp)
+            self.draw = np.empty(n, np.float64)
+            self.k = np.empty(n, np.float64)
+            self.pick = np.empty(n, np.intp)
+        else:
+            self.keys = np.empty((n, actions), np.float64)
+
+    def __call__(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+        if self.table is None:
+            self.rng.random(out=self.keys)
+            # In (0, 1] for a legal action, so that one always wins.
+            np.subtract(1.0, self.keys, out=self.keys)
+            np.multiply(self.keys, mask, out=self.keys)
+            return self.keys.argmax(axis=1, out=self.out)
+        np.copyto(self.as_float, mask)
+        np.dot(self.as_float, self.weights, out=self.code_f)
+        np.copyto(self.code, self.code_f, casting="unsafe")
+        self.rng.random(out=self.draw)
+        self.count.take(self.code, out=self.k)
+        np.multiply(self.draw, self.k, out=self.draw)
+        np.copyto(self.pick, self.draw, casting="unsafe")
+        np.multiply(self.code, self.actions, out=self.code)
+        np.add(self.pick, self.code, out=self.pick)
+        self.table.take(self.pick, out=self.picked)
+        np.copyto(self.out, self.picked)
+        return self.out
+
+
+def batched(game: str, n: int, seconds: float, sample: bool = True) -> float:
+    batch = rvec.Ur(n, "finkel", seed="bench") if game == "ur" else rvec.Senet(n, seed="bench")
+    choose = RandomLegal(n, batch.action_count, np.random.default_rng(0))
     _, mask, _ = batch.reset()
-    state = {"mask": mask}
     first = np.zeros(n, np.int64)
 
     def run() -> int:
-        m = state["mask"]
-        if sample:
-            actions = (rng.random(m.shape, np.float32) * m).argmax(axis=1)
-        else:
-            # The first legal action: no sampling cost.
-            actions = m.argmax(axis=1, out=first)
-        _, state["mask"], _, _, _ = batch.step(actions.astype(np.int64, copy=False))
+        nonlocal mask
+        # Random legal actions, or the first legal one: no sampling cost.
+        actions = choose(mask) if sample else mask.argmax(axis=1, out=first)
+        _, mask, _, _, _ = batch.step(actions)
         return n
 
     steps, took = timed(run, seconds)
@@ -119,17 +195,136 @@ def spiel_state(seconds: float) -> float:
     return steps / took
 
 
+# The peers: each returns (moves, games) a second, a move being one chosen
+# by the player (a turn with no move is not counted), or None when the
+# library is missing.
+
+Peer = Optional[Tuple[float, float]]
+
+
+def games_timed(play: Callable[[], int], seconds: float) -> Tuple[float, float]:
+    """Plays whole games with `play` (which returns its moves) for `seconds`."""
+    games, moves, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        moves += play()
+        games += 1
+    took = time.perf_counter() - start
+    return moves / took, games / took
+
+
+def missing(what: str, why: Exception) -> None:
+    print(f"skipped {what}: {why}", file=sys.stderr)
+
+
+def royalur(seconds: float) -> Peer:
+    try:
+        lib: Any = importlib.import_module("royalur")
+    except ImportError as e:
+        missing("RoyalUr-Python (pip install RoyalUr==0.0.6)", e)
+        return None
+    pick = random.Random(0).choice
+
+    def play() -> int:
+        game = lib.Game.create_finkel()
+        moves = 0
+        while not game.is_finished():
+            if game.is_waiting_for_roll():
+                game.roll_dice()
+            else:
+                game.make_move(pick(game.find_available_moves()))
+                moves += 1
+        return moves
+
+    return games_timed(play, seconds)
+
+
+def backgammon(seconds: float) -> Peer:
+    try:
+        pyspiel: Any = importlib.import_module("pyspiel")
+    except ImportError as e:
+        missing("OpenSpiel's backgammon (pip install open_spiel==2.0.2)", e)
+        return None
+    game = pyspiel.load_game("backgammon")
+    rng = random.Random(0)
+
+    def play() -> int:
+        state = game.new_initial_state()
+        moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, chances = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, chances)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        return moves
+
+    return games_timed(play, seconds)
+
+
+def gym_senet(seconds: float, checkout: Optional[Path]) -> Peer:
+    if checkout is None:
+        missing("gym-senet", FileNotFoundError("no --gym-senet checkout given"))
+        return None
+    path = checkout / "gym_senet" / "envs" / "senet.py"
+    spec = importlib.util.spec_from_file_location("gym_senet_rules", path)
+    if spec is None or spec.loader is None or not path.is_file():
+        missing("gym-senet", FileNotFoundError(f"no {path}"))
+        return None
+    # Its rules module alone: the package's __init__ needs the old `gym`.
+    lib: ModuleType = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lib)
+    senet: Any = lib
+    pick = random.Random(0).choice
+    # Its dice are numpy's global generator.
+    np.random.seed(0)
+
+    def play() -> int:
+        game = senet.SenetGame(rules="kendall")
+        moves, done = 0, False
+        while not done:
+            legal = game.legal_moves(senet.Senet.throw_sticks())
+            if legal != [senet.Senet.PASS_TURN]:
+                moves += 1
+            _, _, _, done, _ = game.apply_move(pick(legal))
+        return moves
+
+    return games_timed(play, seconds)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="race_games speed figures")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--n", type=int, default=4096, help="games in the batch")
+    parser.add_argument("--peers", action="store_true", help="time the installed peers too")
+    parser.add_argument("--gym-senet", type=Path, help="a checkout of gym-senet, for --peers")
     args = parser.parse_args()
-    s = args.seconds
-    print(f"batched Ur finkel, n={args.n}, random legal actions: {batched(args.n, s):,.0f} steps/s")
-    print(f"batched Ur finkel, n={args.n}, first legal action:   {batched(args.n, s, False):,.0f} steps/s")
-    print(f"PettingZoo AEC loop, Ur finkel, random legal actions: {aec(s):,.0f} steps/s")
-    print(f"Gymnasium UrEnv vs level-1 bot, random legal actions: {gym_env(s):,.0f} agent steps/s")
-    print(f"OpenSpiel-shaped State, Ur finkel, random play:       {spiel_state(s):,.0f} actions/s")
+    s, n = args.seconds, args.n
+    ours: Dict[str, float] = {}
+
+    def show(key: str, what: str, rate: float, unit: str = "steps/s") -> None:
+        ours[key] = rate
+        print(f"{what:<56} {rate:>12,.0f} {unit}")
+
+    show("ur", f"batched Ur finkel, n={n}, random legal actions", batched("ur", n, s))
+    show("ur first", f"batched Ur finkel, n={n}, first legal action", batched("ur", n, s, False))
+    show("senet", f"batched Senet kendall, n={n}, random legal actions", batched("senet", n, s))
+    show("aec", "PettingZoo AEC loop, Ur finkel, random legal actions", aec(s))
+    show("gym", "Gymnasium UrEnv vs level-1 bot, random legal actions", gym_env(s), "agent steps/s")
+    show("state", "OpenSpiel-shaped State, Ur finkel, random play", spiel_state(s), "actions/s")
+    if not args.peers:
+        return
+    peers: List[Tuple[str, Peer, List[str]]] = [
+        ("RoyalUr-Python, finkel", royalur(s), ["ur", "aec"]),
+        ("OpenSpiel backgammon", backgammon(s), ["ur", "state"]),
+        ("gym-senet, kendall", gym_senet(s, args.gym_senet), ["senet"]),
+    ]
+    for name, figures, against in peers:
+        if figures is None:
+            continue
+        moves, games = figures
+        ratios = ", ".join(f"{key} {ours[key] / moves:,.1f}x" for key in against)
+        print(f"{name:<30} {moves:>10,.0f} moves/s {games:>7,.1f} games/s   ours: {ratios}")
 
 
 if __name__ == "__main__":

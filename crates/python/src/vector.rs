@@ -20,15 +20,19 @@ use crate::game::{PyGame, Wrap};
 use crate::{Raise, kind};
 
 /// One slot: its game (lean: no log, no undo), the moves played in it (so
-/// that [`PyBatch::game_at`] can replay it as a full game), which game of
-/// the slot it is, and whether it ended on the last call.
+/// that [`PyBatch::game_at`] can replay it as a full game) and which game
+/// of the slot it is. A slot whose game is over starts its next game on
+/// the next call.
 #[derive(Clone, Debug)]
 struct Slot<G: RaceGame> {
     game: Lean<G>,
     moves: Vec<G::Move>,
     episode: u64,
-    ended: bool,
 }
+
+/// The most actions a batch's rules may have: each slot's legal actions
+/// are kept as the bits of a `u64`.
+const ACTIONS_MAX: usize = 64;
 
 /// The games of a batch.
 #[derive(Clone, Debug)]
@@ -36,6 +40,10 @@ struct Games<G: RaceGame> {
     variant: G::Variant,
     seed: String,
     slots: Vec<Slot<G>>,
+    /// Slot `i`'s legal actions as the last call left them, bit `a` for
+    /// action `a` (none once its game is over): what a call checks its
+    /// actions against before any game moves, without reading the games.
+    legal: Vec<u64>,
 }
 
 /// Why a batch could not be made or stepped.
@@ -69,15 +77,38 @@ fn side_code(side: Option<Side>) -> i8 {
     side.map_or(-1, |s| s.index() as i8)
 }
 
+/// Writes `game`'s observation, action mask and side into its row, and
+/// gives its legal actions as bits.
+fn observe_one<G: RaceGame>(
+    variant: &G::Variant,
+    game: &Lean<G>,
+    obs: &mut [f32],
+    mask: &mut [bool],
+    side: &mut i8,
+) -> u64 {
+    G::observe(variant, game.position(), game.roll(), obs);
+    action_mask::<G>(variant, game.position(), game.legal(), mask);
+    *side = side_code(game.side());
+    mask.iter()
+        .enumerate()
+        .fold(0, |bits, (a, &legal)| bits | (u64::from(legal) << a))
+}
+
 impl<G: RaceGame> Games<G> {
     fn new(variant: G::Variant, n: usize, seed: String) -> Result<Games<G>, Failure> {
+        let actions = G::action_count(&variant);
+        if actions > ACTIONS_MAX {
+            return Err((
+                "rules",
+                format!("a batch plays rules of at most {ACTIONS_MAX} actions, not {actions}"),
+            ));
+        }
         let slots = (0..n)
             .map(|i| {
                 Ok(Slot {
                     game: game_of(&variant, &seed, i, 0)?,
                     moves: Vec::new(),
                     episode: 0,
-                    ended: false,
                 })
             })
             .collect::<Result<_, Failure>>()?;
@@ -85,6 +116,7 @@ impl<G: RaceGame> Games<G> {
             variant,
             seed,
             slots,
+            legal: vec![0; n],
         })
     }
 
@@ -98,93 +130,94 @@ impl<G: RaceGame> Games<G> {
 
     /// Writes every slot's observation, mask and side into `out`, and
     /// zero rewards and terminations.
-    fn observe(&self, out: &mut Out<'_>) {
+    fn observe(&mut self, out: &mut Out<'_>) {
         out.rewards.fill(0.0);
         out.terminated.fill(false);
-        self.observe_games(out);
-    }
-
-    /// Writes every slot's observation, mask and side into `out`.
-    fn observe_games(&self, out: &mut Out<'_>) {
         let (obs_len, actions) = (self.obs_len(), self.action_count());
         let rows = out
             .observations
             .chunks_exact_mut(obs_len.max(1))
             .zip(out.masks.chunks_exact_mut(actions.max(1)))
             .zip(out.sides.iter_mut());
-        for (slot, ((obs, mask), side)) in self.slots.iter().zip(rows) {
-            let g = &slot.game;
-            G::observe(&self.variant, g.position(), g.roll(), obs);
-            action_mask::<G>(&self.variant, g.position(), g.legal(), mask);
-            *side = side_code(g.side());
+        for ((slot, legal), ((obs, mask), side)) in self.slots.iter().zip(&mut self.legal).zip(rows)
+        {
+            *legal = observe_one(&self.variant, &slot.game, obs, mask, side);
         }
     }
 
-    /// The move each slot's action names (`None` for a slot that ended),
-    /// checking every action of a slot that is to move, so that a refused
-    /// call changes nothing.
-    fn check(&self, actions: &[i64]) -> Result<Vec<Option<G::Move>>, Failure> {
+    /// Checks that each slot's action names a legal move (any action for
+    /// a slot whose game is over), so that a refused call changes nothing.
+    fn check(&self, actions: &[i64]) -> Result<(), Failure> {
         if actions.len() != self.slots.len() {
             return Err((
                 "actions",
                 format!("{} actions for {} games", actions.len(), self.slots.len()),
             ));
         }
-        let mut moves = Vec::with_capacity(actions.len());
-        for (i, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
-            if slot.ended {
-                moves.push(None);
-                continue;
-            }
-            let g = &slot.game;
-            let found = usize::try_from(action)
+        for (i, (&legal, &action)) in self.legal.iter().zip(actions).enumerate() {
+            let allowed = u32::try_from(action)
                 .ok()
-                .and_then(|a| move_for_action::<G>(&self.variant, g.position(), g.legal(), a));
-            if found.is_none() {
+                .and_then(|a| legal.checked_shr(a))
+                .is_some_and(|bits| bits & 1 == 1);
+            if legal != 0 && !allowed {
                 return Err((
                     "bad_action",
                     format!("game {i}: action {action} names no legal move"),
                 ));
             }
-            moves.push(found);
         }
-        Ok(moves)
+        Ok(())
     }
 
-    /// Plays each slot's action (or starts its next game), then observes.
+    /// Plays each slot's action (or starts its next game) and writes its
+    /// row of `out`, one pass over the slots once every action is checked.
     fn step(&mut self, actions: &[i64], out: &mut Out<'_>) -> Result<(), Failure> {
-        let moves = self.check(actions)?;
-        let rows = out.rewards.iter_mut().zip(out.terminated.iter_mut());
-        for (i, ((slot, mv), (reward, terminated))) in
-            self.slots.iter_mut().zip(moves).zip(rows).enumerate()
+        self.check(actions)?;
+        let (obs_len, count) = (self.obs_len(), self.action_count());
+        let rows = out
+            .observations
+            .chunks_exact_mut(obs_len.max(1))
+            .zip(out.masks.chunks_exact_mut(count.max(1)))
+            .zip(out.sides.iter_mut())
+            .zip(out.rewards.iter_mut().zip(out.terminated.iter_mut()));
+        let variant = &self.variant;
+        for (i, (((slot, legal), &action), (((obs, mask), side), (reward, terminated)))) in self
+            .slots
+            .iter_mut()
+            .zip(&mut self.legal)
+            .zip(actions)
+            .zip(rows)
+            .enumerate()
         {
             *reward = 0.0;
             *terminated = false;
-            if slot.ended {
-                slot.episode += 1;
-                slot.game = game_of(&self.variant, &self.seed, i, slot.episode)?;
-                slot.moves.clear();
-                slot.ended = false;
-                continue;
-            }
             let g = &mut slot.game;
-            let mover = g.side();
-            if let Some(mv) = mv {
-                g.play(mv);
-                slot.moves.push(mv);
+            if *legal == 0 {
+                slot.episode += 1;
+                *g = game_of(variant, &self.seed, i, slot.episode)?;
+                slot.moves.clear();
+            } else {
+                let mover = g.side();
+                // The check found the action among the legal ones.
+                let found = usize::try_from(action)
+                    .ok()
+                    .and_then(|a| move_for_action::<G>(variant, g.position(), g.legal(), a));
+                if let Some(mv) = found {
+                    g.play(mv);
+                    slot.moves.push(mv);
+                }
+                let status = g.status();
+                if status.ending().is_some() {
+                    *terminated = true;
+                    *reward = match status.winner() {
+                        None => 0.0,
+                        Some(w) if Some(w) == mover => 1.0,
+                        Some(_) => -1.0,
+                    };
+                }
             }
-            let status = g.status();
-            if status.ending().is_some() {
-                *terminated = true;
-                slot.ended = true;
-                *reward = match status.winner() {
-                    None => 0.0,
-                    Some(w) if Some(w) == mover => 1.0,
-                    Some(_) => -1.0,
-                };
-            }
+            *legal = observe_one(variant, g, obs, mask, side);
         }
-        self.observe_games(out);
         Ok(())
     }
 
@@ -385,7 +418,7 @@ impl PyBatch {
         }
         .map_err(|f| failed(py, f))?;
         let buffers = on!(&games, b => Buffers::new(py, n, b.obs_len(), b.action_count()));
-        let batch = PyBatch { games, buffers };
+        let mut batch = PyBatch { games, buffers };
         batch.observe(py)?;
         Ok(batch)
     }
@@ -472,8 +505,8 @@ impl PyBatch {
     /// (observations, action masks, rewards, terminated, sides to move) as
     /// they stand, rewards and terminations zero; views of the batch's
     /// arrays, as `step` gives.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
-        let games = &self.games;
+    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        let games = &mut self.games;
         self.buffers
             .fill(py, |out| on!(games, b => b.observe(out)))?;
         self.buffers.views(py)

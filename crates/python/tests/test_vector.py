@@ -63,6 +63,52 @@ def test_a_bad_batch_action_moves_no_game() -> None:
         rvec.Ur(0)
 
 
+@pytest.mark.parametrize("game", ["ur", "senet"])
+def test_a_batch_refuses_exactly_the_actions_its_masks_leave_out(game: str) -> None:
+    batch = rvec.Batch(game, 3, seed=11)
+    _, mask, _ = batch.reset()
+    mask = mask.copy()
+    before = [batch.game_at(i) for i in range(3)]
+    legal = mask.argmax(axis=1).astype(np.int64)
+    for action in [-1, *range(batch.action_count), 63, 64, 65, 2**33, 2**62]:
+        actions = legal.copy()
+        actions[1] = action
+        allowed = 0 <= action < batch.action_count and bool(mask[1, action])
+        if allowed:
+            continue
+        with pytest.raises(rg.RefusedError) as e:
+            batch.step(actions)
+        assert e.value.code == "bad_action" and "game 1" in e.value.message
+        assert [batch.game_at(i) for i in range(3)] == before
+    # Each legal action of slot 1 is taken, and plays what a single game does.
+    for action in np.flatnonzero(mask[1]):
+        again = rvec.Batch(game, 3, seed=11)
+        actions = legal.copy()
+        actions[1] = action
+        again.step(actions)
+        single = rg.Game(game, batch.rules, seed="11:1:0")
+        single.play_action(int(action))
+        assert again.game_at(1) == single
+
+
+def test_a_finished_game_takes_any_action_and_starts_the_next() -> None:
+    batch = rvec.Ur(2, rules="finkel2p", seed=3)
+    _, mask, _ = batch.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(10_000):
+        _, mask, _, terminated, side = batch.step(random_actions(rng, mask))
+        if terminated.any():
+            break
+    assert terminated.any(), "a two-piece game ends within 10,000 steps"
+    over = int(np.flatnonzero(terminated)[0])
+    assert side[over] == -1 and not mask[over].any()
+    actions = random_actions(rng, mask)
+    actions[over] = 99
+    batch.step(actions)
+    assert batch.episodes()[over] == 1
+    assert batch.game_at(over) == rg.Game("ur", "finkel2p", seed=f"3:{over}:1")
+
+
 def test_the_vector_env_is_a_gymnasium_vector_env() -> None:
     env = rvec.VectorEnv("ur", 4, seed="v")
     obs, info = env.reset()
