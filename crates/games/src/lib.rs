@@ -22,6 +22,7 @@ mod games;
 mod kind;
 mod level;
 mod race;
+mod teach;
 mod view;
 mod words;
 
@@ -47,6 +48,7 @@ pub use level::{Level, ParseLevelError};
 pub use race::Race;
 /// A game judged by a solved table ([`Tables::analyse`]).
 pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
+pub use teach::{Landing, LegendEntry, MovePlaces, OfferView, RuleLine, Said, Voice};
 pub use view::{
     Did, EntryView, GameView, LegalMove, LevelWord, LineView, PlaceView, PlyView, Point,
     PositionView, ResultView, Story, ThoughtView, Worth,
