@@ -73,7 +73,9 @@ function tray(game, layout, t, count, flip) {
  *   shows no number of its own);
  * - `arrows`: moves drawn as arrows, `[{move, from, to, side, kind}]`,
  *   `kind` a class (`played`, `best`);
- * - `onPick(place, byKey)`, `onFocus(place)`, `onPlay(move)`.
+ * - `hovered`: the place under the mouse, whose route is shown;
+ * - `onPick(place, byKey)`, `onFocus(place)`, `onHover(place or null)`,
+ *   `onPlay(move)`.
  *
  * Returns `{svg, select(place), focus(place)}`: `select` shows where the
  * piece on `place` can go without drawing the board again.
@@ -180,8 +182,14 @@ export function drawBoard(opts) {
       showRoute(from);
       if (el.matches(":focus-visible")) opts.onFocus?.(from);
     });
-    el.addEventListener("mouseenter", () => showRoute(from));
-    el.addEventListener("mouseleave", () => showRoute(shownPlace));
+    el.addEventListener("mouseenter", () => {
+      opts.onHover?.(from);
+      showRoute(from);
+    });
+    el.addEventListener("mouseleave", () => {
+      opts.onHover?.(null);
+      showRoute(shownPlace);
+    });
     el.addEventListener("blur", () => showRoute(shownPlace));
   }
   // The routes lie under the targets, which lie over the pieces: a
@@ -218,6 +226,8 @@ export function drawBoard(opts) {
     }
   };
   select(selected ?? null);
+  // A board drawn again under the mouse keeps the route it showed.
+  if (byFrom.has(opts.hovered)) showRoute(opts.hovered);
   svg.addEventListener("click", () => opts.onPick?.(null));
   // Arrow keys walk the movable pieces.
   svg.addEventListener("keydown", (e) => {

@@ -60,6 +60,8 @@ export async function showGame(main, id, net) {
     story: { start: null, plies: [] },
     /** The place whose targets are shown. */
     selected: null,
+    /** The place under the mouse, whose route is shown. */
+    hovered: null,
     /** The move sent and not yet answered. */
     pending: null,
     /** Whether the event stream is connected. */
@@ -191,6 +193,10 @@ export async function showGame(main, id, net) {
       onFocus: (place) => {
         ui.selected = place;
         ui.board.select(place);
+      },
+      hovered: ui.hovered,
+      onHover: (place) => {
+        ui.hovered = place;
       },
       onPlay: play,
     });
