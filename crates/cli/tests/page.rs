@@ -943,7 +943,13 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
     .await;
     assert_eq!(
         visible_controls(&host).await,
-        ["Fair dice", "How to play", "coordinates", "copy", "invite-link"]
+        [
+            "Fair dice",
+            "How to play",
+            "coordinates",
+            "copy",
+            "invite-link"
+        ]
     );
     watcher.open(&server.addr, &format!("/g/{id}")).await;
     watcher
@@ -1794,7 +1800,10 @@ fn on_route(route: &[Value], from: &str, roll: usize, path: &[Value]) -> bool {
     let starts: Vec<usize> = if from == "hand" {
         vec![0]
     } else {
-        (0..route.len()).filter(|&i| route[i] == from).map(|i| i + 1).collect()
+        (0..route.len())
+            .filter(|&i| route[i] == from)
+            .map(|i| i + 1)
+            .collect()
     };
     starts.into_iter().any(|start| {
         let expected: Vec<Value> = (start..start + roll)
@@ -1869,7 +1878,10 @@ async fn a_piece_hovered_or_focused_shows_its_route_square_by_square_and_its_lan
             b.keys(&[Key::Tab]).await;
             presses += 1;
         };
-        let m = moves.iter().find(|m| m["move"] == focused.as_str()).unwrap();
+        let m = moves
+            .iter()
+            .find(|m| m["move"] == focused.as_str())
+            .unwrap();
         assert_eq!(route_shown(&b, &focused).await["path"], m["path"]);
         let before = ply(&b).await;
         b.keys(&[Key::Enter]).await;
@@ -1917,7 +1929,9 @@ async fn the_start_form_says_what_each_game_is_in_the_catalogues_words() {
 
 /// The plies `/plies` says, from `from` on, to the player of `side`.
 fn said_to(server: &Server, id: &str, from: usize, side: &str) -> Vec<String> {
-    let story = server.get(&format!("/api/games/{id}/plies?from={from}")).json();
+    let story = server
+        .get(&format!("/api/games/{id}/plies?from={from}"))
+        .json();
     story["plies"]
         .as_array()
         .unwrap()
@@ -1974,7 +1988,10 @@ async fn a_capture_of_your_piece_is_said_in_the_status_line_and_announced_once()
         .await;
         let log = after["log"].as_array().unwrap();
         let new = &log[before as usize..];
-        if new.iter().any(|e| e["side"] == "dark" && e["capture"] == true) {
+        if new
+            .iter()
+            .any(|e| e["side"] == "dark" && e["capture"] == true)
+        {
             captured = Some((before as usize, ply as usize));
             break;
         }
@@ -1987,10 +2004,12 @@ async fn a_capture_of_your_piece_is_said_in_the_status_line_and_announced_once()
         .unwrap_or_else(|| panic!("no capture said in {said:?}"));
     assert!(capture.starts_with("Dark threw "), "{capture}");
     let shown = b
-        .js("return {notice: document.getElementById('notice').textContent, \
+        .js(
+            "return {notice: document.getElementById('notice').textContent, \
                      announced: document.getElementById('announce').textContent, \
                      live: document.getElementById('announce').getAttribute('aria-live'), \
-                     log: document.querySelector('#log li').textContent}")
+                     log: document.querySelector('#log li').textContent}",
+        )
         .await;
     let notice = shown["notice"].as_str().unwrap();
     assert!(notice.contains(capture.as_str()), "{notice}");
@@ -2024,7 +2043,9 @@ async fn the_how_to_panel_gives_the_rule_sets_own_rules_and_senet_has_a_legend()
             server,
             json!({"game": game, "rules": rules, "opponent": "friend"}),
         );
-        let set = server.get(&format!("/api/rules/{game}?rules={rules}")).json();
+        let set = server
+            .get(&format!("/api/rules/{game}?rules={rules}"))
+            .json();
         b.open(&server.addr, &format!("/g/{id}")).await;
         let shown = b
             .wait(
@@ -2059,16 +2080,33 @@ async fn the_how_to_panel_gives_the_rule_sets_own_rules_and_senet_has_a_legend()
                 .iter()
                 .map(|s| s.as_str().unwrap())
                 .collect();
-            assert!(text("Route").contains(&squares.join(" ")), "{}", text("Route"));
+            assert!(
+                text("Route").contains(&squares.join(" ")),
+                "{}",
+                text("Route")
+            );
         }
-        let kinds: Vec<&Value> = set["legend"].as_array().unwrap().iter().map(|l| &l["kind"]).collect();
+        let kinds: Vec<&Value> = set["legend"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| &l["kind"])
+            .collect();
         assert_eq!(shown["legend"], json!(kinds));
         if game == "senet" {
             assert_eq!(kinds.len(), 6, "every special house is in the legend");
-            assert!(text("The water").contains("stands"), "{}", text("The water"));
+            assert!(
+                text("The water").contains("stands"),
+                "{}",
+                text("The water")
+            );
         }
         // Open on the first visit only.
-        assert_eq!(shown["open"], game == "ur" && rules == "masters", "{game} {rules}");
+        assert_eq!(
+            shown["open"],
+            game == "ur" && rules == "masters",
+            "{game} {rules}"
+        );
     }
     b.close().await;
 }
@@ -2107,7 +2145,10 @@ async fn on_a_phone_ur_squares_are_big_enough_to_tap_and_each_names_its_occupant
         });
         let label = c["label"].as_str().unwrap();
         assert!(label.starts_with(&format!("square {name}")), "{label}");
-        assert!(label.ends_with(&format!(": {occupant}")), "{label} for {on:?}");
+        assert!(
+            label.ends_with(&format!(": {occupant}")),
+            "{label} for {on:?}"
+        );
         assert_eq!(c["role"], "img");
     }
     // Every piece has a name, whether it can move or not.
@@ -2135,8 +2176,11 @@ async fn in_dark_mode_senets_glyphs_and_the_notices_stand_out() {
     let b = driver.browser_with(PHONE, &["--force-dark-mode"]).await;
     let (id, _, _) = api_game(server, json!({"game": "senet", "opponent": "friend"}));
     b.open(&server.addr, &format!("/g/{id}")).await;
-    b.wait("the board", "return document.querySelector('#board .glyph')")
-        .await;
+    b.wait(
+        "the board",
+        "return document.querySelector('#board .glyph')",
+    )
+    .await;
     let measured = b
         .js(&format!(
             "{CONTRAST} \
@@ -2159,13 +2203,19 @@ async fn in_dark_mode_senets_glyphs_and_the_notices_stand_out() {
     let glyphs = measured["glyphs"].as_array().unwrap();
     assert_eq!(glyphs.len(), 6, "{measured}");
     for g in glyphs {
-        assert!(g.as_f64().unwrap() >= 3.0, "a glyph stands {g}:1 on its house");
+        assert!(
+            g.as_f64().unwrap() >= 3.0,
+            "a glyph stands {g}:1 on its house"
+        );
     }
     assert!(measured["notice"].as_f64().unwrap() >= 4.5, "{measured}");
     let text = measured["text"].as_array().unwrap();
     assert!(!text.is_empty());
     for t in text {
-        assert!(t.as_f64().unwrap() >= 4.5, "a text stands {t}:1 on the page");
+        assert!(
+            t.as_f64().unwrap() >= 4.5,
+            "a text stands {t}:1 on the page"
+        );
     }
     b.close().await;
 }

@@ -46,9 +46,9 @@ pub use games::ur::UrMoveView;
 pub use kind::{Kind, UnknownGame};
 pub use level::{Level, ParseLevelError};
 pub use race::Race;
+pub use teach::{Landing, LegendEntry, MovePlaces, OfferView, RuleLine, Said, Voice};
 /// A game judged by a solved table ([`Tables::analyse`]).
 pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
-pub use teach::{Landing, LegendEntry, MovePlaces, OfferView, RuleLine, Said, Voice};
 pub use view::{
     Did, EntryView, GameView, LegalMove, LevelWord, LineView, PlaceView, PlyView, Point,
     PositionView, ResultView, Story, ThoughtView, Worth,

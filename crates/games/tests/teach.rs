@@ -31,13 +31,14 @@ fn offers_agree<G: RaceGame>(variant: G::Variant) -> Vec<Landing> {
                 let start = if o.from == "hand" {
                     Some(0)
                 } else {
-                    (0..route.len()).find(|&i| {
-                        route[i] == o.from
-                            && route
-                                .get(i + 1..)
-                                .is_some_and(|rest| rest.iter().zip(&o.path).all(|(a, b)| a == b))
-                    })
-                    .map(|i| i + 1)
+                    (0..route.len())
+                        .find(|&i| {
+                            route[i] == o.from
+                                && route.get(i + 1..).is_some_and(|rest| {
+                                    rest.iter().zip(&o.path).all(|(a, b)| a == b)
+                                })
+                        })
+                        .map(|i| i + 1)
                 };
                 assert!(start.is_some(), "{o:?} is not on {route:?}");
             }
@@ -45,7 +46,10 @@ fn offers_agree<G: RaceGame>(variant: G::Variant) -> Vec<Landing> {
         let pick = game.ply() as usize % offers.len();
         let o = offers[pick].clone();
         game.play(legal[pick].mv).unwrap();
-        let did = G::did(&variant, &game.log()[game.log().len() - game_tail(&game, side)]);
+        let did = G::did(
+            &variant,
+            &game.log()[game.log().len() - game_tail(&game, side)],
+        );
         let has = |l| o.lands.contains(&l);
         assert_eq!(has(Landing::Capture), did.capture, "{o:?} {did:?}");
         assert_eq!(has(Landing::Rosette), did.rosette, "{o:?} {did:?}");
@@ -76,7 +80,13 @@ fn every_offer_walks_its_route_and_lands_as_the_move_then_does() {
     for p in Ur::PRESETS {
         ur.extend(offers_agree::<Ur>(p.variant));
     }
-    for l in [Landing::Enter, Landing::Capture, Landing::Rosette, Landing::Home, Landing::Again] {
+    for l in [
+        Landing::Enter,
+        Landing::Capture,
+        Landing::Rosette,
+        Landing::Home,
+        Landing::Again,
+    ] {
         assert!(ur.contains(&l), "no Ur move landed {l:?}");
     }
     let mut senet = Vec::new();
@@ -103,10 +113,18 @@ fn said_to_each<G: RaceGame>(variant: G::Variant) -> usize {
             Side::Light => (&said.light, &said.dark),
             Side::Dark => (&said.dark, &said.light),
         };
-        let name = if e.side == Side::Light { "Light" } else { "Dark" };
+        let name = if e.side == Side::Light {
+            "Light"
+        } else {
+            "Dark"
+        };
         assert!(own.starts_with("You threw"), "{own}");
         assert!(other.starts_with(&format!("{name} threw")), "{other}");
-        assert!(said.watcher.starts_with(&format!("{name} threw")), "{}", said.watcher);
+        assert!(
+            said.watcher.starts_with(&format!("{name} threw")),
+            "{}",
+            said.watcher
+        );
         assert!(!said.watcher.contains("you"), "{}", said.watcher);
         for text in [own, other, &said.watcher] {
             assert!(text.ends_with('.'), "{text}");
@@ -116,7 +134,12 @@ fn said_to_each<G: RaceGame>(variant: G::Variant) -> usize {
             taken += 1;
             assert!(other.contains("your piece"), "{other}");
             assert!(!own.contains("your piece"), "{own}");
-            assert!(said.watcher.contains(&format!("the {} piece", e.side.other())), "{}", said.watcher);
+            assert!(
+                said.watcher
+                    .contains(&format!("the {} piece", e.side.other())),
+                "{}",
+                said.watcher
+            );
         }
         if did.capture {
             assert!(other.contains("it goes back to your hand"), "{other}");
@@ -158,7 +181,11 @@ fn the_rules_are_told_from_each_rule_sets_own_fields() {
         });
     }
     let text = |lines: Vec<race_games::RuleLine>, topic: &str| {
-        lines.into_iter().find(|l| l.topic == topic).map(|l| l.text).unwrap_or_default()
+        lines
+            .into_iter()
+            .find(|l| l.topic == topic)
+            .map(|l| l.text)
+            .unwrap_or_default()
     };
     assert!(text(Ur::how_to(&royal_ur::Variant::MASTERS), "Dice").contains("3 four-sided dice"));
     assert!(text(Ur::how_to(&royal_ur::Variant::MASTERS), "Dice").contains("counts 4"));

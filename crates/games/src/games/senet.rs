@@ -11,13 +11,13 @@ use serde::Serialize;
 
 use crate::catalogue::{Field, LevelNote, Preset};
 use crate::encode::put;
+use crate::teach::listed;
 use crate::words::{DiceKind, Words};
 use crate::{
     BadPosition, Board, BoardRow, Counts, Did, Direction, Inconsistent, Kind, Landing, LegalMove,
     LegendEntry, LevelWord, Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RuleLine,
     RulesBoard, Sides, SquareKind, SquareView, Tables, ThoughtView, Unsolved, Voice, Worth,
 };
-use crate::teach::listed;
 
 /// A legal Senet move as `race moves --json` gives it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -238,7 +238,10 @@ impl RaceGame for Senet {
                 let lands = [
                     (info.is_backward(), Landing::Backward),
                     (info.swap(), Landing::Swap),
-                    (info.to() == Place::House(House::HAPPINESS), Landing::Happiness),
+                    (
+                        info.to() == Place::House(House::HAPPINESS),
+                        Landing::Happiness,
+                    ),
                     (
                         info.to() == Place::House(House::WATER)
                             || into_water(info.mv(), Some(info.ends())),
@@ -360,7 +363,11 @@ impl RaceGame for Senet {
             String::new()
         };
         let Some(mv) = entry.mv else {
-            let pass = if again.is_empty() { ", so the sticks pass" } else { "" };
+            let pass = if again.is_empty() {
+                ", so the sticks pass"
+            } else {
+                ""
+            };
             return format!("{who} threw {roll}{worth}: no piece can move {roll}{pass}{again}.");
         };
         let from = mv.from();
@@ -439,26 +446,63 @@ impl RaceGame for Senet {
             "30 on exactly 1"
         };
         vec![
-            RuleLine::new("Goal", format!("Bear all {pieces} of your pieces off the board before the other side does.")),
-            RuleLine::new("Sticks", "Four sticks, light on one face: a throw counts the light faces up, 1 to 4, and none up counts 5. A throw of 1, 4 or 5 throws again."),
-            RuleLine::new("Start", format!("The pieces start on the first houses: light on {}, dark on {}.", houses(Side::Light), houses(Side::Dark))),
-            RuleLine::new("Route", "Both sides run the same track in an S: 1 to 10 left to right, 11 to 20 back right to left, 21 to 30 left to right, then off."),
-            RuleLine::new("Moving", "Each throw moves one piece that many houses forward. Only when no piece can move forward may one before 26 move back instead; with no move at all the turn is lost."),
-            RuleLine::new("Swaps", format!("Landing on a lone enemy piece swaps the two: it goes to the house the mover left. But {protect}, and {block} in a row block: no enemy passes them.")),
-            RuleLine::new("House 26", format!("No piece passes the house of happiness (26) without standing on it, and it is reached {reach}.{on26}")),
+            RuleLine::new(
+                "Goal",
+                format!(
+                    "Bear all {pieces} of your pieces off the board before the other side does."
+                ),
+            ),
+            RuleLine::new(
+                "Sticks",
+                "Four sticks, light on one face: a throw counts the light faces up, 1 to 4, and none up counts 5. A throw of 1, 4 or 5 throws again.",
+            ),
+            RuleLine::new(
+                "Start",
+                format!(
+                    "The pieces start on the first houses: light on {}, dark on {}.",
+                    houses(Side::Light),
+                    houses(Side::Dark)
+                ),
+            ),
+            RuleLine::new(
+                "Route",
+                "Both sides run the same track in an S: 1 to 10 left to right, 11 to 20 back right to left, 21 to 30 left to right, then off.",
+            ),
+            RuleLine::new(
+                "Moving",
+                "Each throw moves one piece that many houses forward. Only when no piece can move forward may one before 26 move back instead; with no move at all the turn is lost.",
+            ),
+            RuleLine::new(
+                "Swaps",
+                format!(
+                    "Landing on a lone enemy piece swaps the two: it goes to the house the mover left. But {protect}, and {block} in a row block: no enemy passes them."
+                ),
+            ),
+            RuleLine::new(
+                "House 26",
+                format!(
+                    "No piece passes the house of happiness (26) without standing on it, and it is reached {reach}.{on26}"
+                ),
+            ),
             RuleLine::new("The water", water),
-            RuleLine::new("Bearing off", format!("From 26 a 5 bears a piece off; from 28 on exactly 3, from 29 on exactly 2, from {thirty}.")),
+            RuleLine::new(
+                "Bearing off",
+                format!(
+                    "From 26 a 5 bears a piece off; from 28 on exactly 3, from 29 on exactly 2, from {thirty}."
+                ),
+            ),
             RuleLine::new("First throw", "Light throws first."),
         ]
     }
 
     fn legend(variant: &Variant) -> Vec<LegendEntry> {
-        let entry = |house: House, kind: SquareKind, name: &'static str, about: String| LegendEntry {
-            kind,
-            squares: vec![house.to_string()],
-            name,
-            about,
-        };
+        let entry =
+            |house: House, kind: SquareKind, name: &'static str, about: String| LegendEntry {
+                kind,
+                squares: vec![house.to_string()],
+                name,
+                about,
+            };
         let water = if variant.water == Water::Stand {
             "a piece stands here until a later throw takes it on"
         } else {
@@ -470,12 +514,43 @@ impl RaceGame for Senet {
             "Bears off on exactly 1."
         };
         vec![
-            entry(House::REBIRTH, SquareKind::Rebirth, "the house of rebirth", "Where a piece from the water is reborn (or the first free house before it).".to_owned()),
-            entry(House::HAPPINESS, SquareKind::Happiness, "the house of happiness", "Every piece must stand here before going on; from here a 5 bears off.".to_owned()),
-            entry(House::WATER, SquareKind::Water, "the water", format!("The water: {water}.")),
-            entry(House::THREE_TRUTHS, SquareKind::ThreeTruths, "the house of three truths", "Bears off on exactly 3.".to_owned()),
-            entry(House::RE_ATOUM, SquareKind::ReAtoum, "the house of Re-Atoum", "Bears off on exactly 2.".to_owned()),
-            entry(House::HORUS, SquareKind::Horus, "the house of Horus", thirty.to_owned()),
+            entry(
+                House::REBIRTH,
+                SquareKind::Rebirth,
+                "the house of rebirth",
+                "Where a piece from the water is reborn (or the first free house before it)."
+                    .to_owned(),
+            ),
+            entry(
+                House::HAPPINESS,
+                SquareKind::Happiness,
+                "the house of happiness",
+                "Every piece must stand here before going on; from here a 5 bears off.".to_owned(),
+            ),
+            entry(
+                House::WATER,
+                SquareKind::Water,
+                "the water",
+                format!("The water: {water}."),
+            ),
+            entry(
+                House::THREE_TRUTHS,
+                SquareKind::ThreeTruths,
+                "the house of three truths",
+                "Bears off on exactly 3.".to_owned(),
+            ),
+            entry(
+                House::RE_ATOUM,
+                SquareKind::ReAtoum,
+                "the house of Re-Atoum",
+                "Bears off on exactly 2.".to_owned(),
+            ),
+            entry(
+                House::HORUS,
+                SquareKind::Horus,
+                "the house of Horus",
+                thirty.to_owned(),
+            ),
         ]
     }
 

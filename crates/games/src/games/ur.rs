@@ -12,13 +12,13 @@ use ur_solve::{PerfectBot, Table, WinChances as _};
 
 use crate::catalogue::{Field, LevelNote, Preset};
 use crate::encode::put;
+use crate::teach::listed;
 use crate::words::{DiceKind, Words, number_word};
 use crate::{
-    BadPosition, Board, BoardRow, Counts, Did, Inconsistent, Kind, Landing, LegalMove,
-    LegendEntry, LevelWord, Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RuleLine,
-    RulesBoard, Sides, SquareKind, SquareView, Tables, ThoughtView, Voice, Worth,
+    BadPosition, Board, BoardRow, Counts, Did, Inconsistent, Kind, Landing, LegalMove, LegendEntry,
+    LevelWord, Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RuleLine, RulesBoard, Sides,
+    SquareKind, SquareView, Tables, ThoughtView, Voice, Worth,
 };
-use crate::teach::listed;
 
 /// A legal Royal Game of Ur move as `race moves --json` gives it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -318,15 +318,23 @@ impl RaceGame for Ur {
         let roll = entry.roll;
         let Some(mv) = entry.mv else {
             return if roll == 0 {
-                format!("{who} threw nothing: a throw of nothing moves no piece, so the turn is lost.")
+                format!(
+                    "{who} threw nothing: a throw of nothing moves no piece, so the turn is lost."
+                )
             } else {
                 format!("{who} threw {roll}{worth}: no piece can move {roll}, so the turn is lost.")
             };
         };
         let mut text = match (mv.from(), mv.to()) {
-            (Place::Hand, to) => format!("{who} threw {roll}{worth} and entered a piece on {}", place_words(to)),
+            (Place::Hand, to) => format!(
+                "{who} threw {roll}{worth} and entered a piece on {}",
+                place_words(to)
+            ),
             (from, Place::Home) => {
-                format!("{who} threw {roll}{worth} and brought the piece on {} home", place_words(from))
+                format!(
+                    "{who} threw {roll}{worth} and brought the piece on {} home",
+                    place_words(from)
+                )
             }
             (from, to) => format!(
                 "{who} threw {roll}{worth} and moved {} to {}",
@@ -361,10 +369,19 @@ impl RaceGame for Ur {
             n => format!("a throw of nothing counts {n}"),
         };
         let route = |side: Side| {
-            let names: Vec<String> = path.squares(side).into_iter().map(|sq| sq.name().to_owned()).collect();
+            let names: Vec<String> = path
+                .squares(side)
+                .into_iter()
+                .map(|sq| sq.name().to_owned())
+                .collect();
             names.join(" ")
         };
-        let rosettes: Vec<String> = variant.board().rosettes().into_iter().map(|sq| sq.name().to_owned()).collect();
+        let rosettes: Vec<String> = variant
+            .board()
+            .rosettes()
+            .into_iter()
+            .map(|sq| sq.name().to_owned())
+            .collect();
         let again = match (variant.rosette_again(), variant.capture_again()) {
             (true, true) => "Landing on a rosette or capturing throws again.",
             (true, false) => "Landing on a rosette throws again.",
@@ -374,19 +391,29 @@ impl RaceGame for Ur {
         vec![
             RuleLine::new(
                 "Goal",
-                format!("Bring all {pieces} of your pieces along your route and home before the other side does."),
+                format!(
+                    "Bring all {pieces} of your pieces along your route and home before the other side does."
+                ),
             ),
             RuleLine::new(
                 "Dice",
-                format!("{dice} four-sided dice, each with two of its four tips marked: a throw counts the marked tips that point up, 0 to {dice}; {zero}."),
+                format!(
+                    "{dice} four-sided dice, each with two of its four tips marked: a throw counts the marked tips that point up, 0 to {dice}; {zero}."
+                ),
             ),
             RuleLine::new(
                 "Moving",
-                format!("Each throw moves one piece exactly that many squares along its route, onto an empty square or one an enemy piece holds, never onto your own. A piece enters from your hand onto the route's first squares: a throw of 1 puts it on the first. {again}"),
+                format!(
+                    "Each throw moves one piece exactly that many squares along its route, onto an empty square or one an enemy piece holds, never onto your own. A piece enters from your hand onto the route's first squares: a throw of 1 puts it on the first. {again}"
+                ),
             ),
             RuleLine::new(
                 "Route",
-                format!("Each side's route is {steps} squares, then home. Light: {}. Dark: {}. The squares both routes share are where pieces meet.", route(Side::Light), route(Side::Dark)),
+                format!(
+                    "Each side's route is {steps} squares, then home. Light: {}. Dark: {}. The squares both routes share are where pieces meet.",
+                    route(Side::Light),
+                    route(Side::Dark)
+                ),
             ),
             RuleLine::new(
                 "Captures",
@@ -406,8 +433,10 @@ impl RaceGame for Ur {
             ),
             RuleLine::new(
                 "Home",
-                format!("A piece goes home by the exact throw that takes it one step past its route's last square ({} for light)."
-                , path.square(Side::Light, steps).map_or("", Square::name)),
+                format!(
+                    "A piece goes home by the exact throw that takes it one step past its route's last square ({} for light).",
+                    path.square(Side::Light, steps).map_or("", Square::name)
+                ),
             ),
             RuleLine::new(
                 "First throw",
@@ -417,11 +446,24 @@ impl RaceGame for Ur {
     }
 
     fn legend(variant: &Variant) -> Vec<LegendEntry> {
-        let again = if variant.rosette_again() { "landing on one throws again" } else { "landing on one does not throw again" };
-        let safe = if variant.safe_rosettes() { "a piece on it is safe" } else { "a piece on it can be captured" };
+        let again = if variant.rosette_again() {
+            "landing on one throws again"
+        } else {
+            "landing on one does not throw again"
+        };
+        let safe = if variant.safe_rosettes() {
+            "a piece on it is safe"
+        } else {
+            "a piece on it can be captured"
+        };
         vec![LegendEntry {
             kind: SquareKind::Rosette,
-            squares: variant.board().rosettes().into_iter().map(|sq| sq.name().to_owned()).collect(),
+            squares: variant
+                .board()
+                .rosettes()
+                .into_iter()
+                .map(|sq| sq.name().to_owned())
+                .collect(),
             name: "rosette",
             about: format!("A rosette: {again}; {safe}."),
         }]
