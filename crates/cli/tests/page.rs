@@ -104,9 +104,9 @@ async fn next(b: &Browser) -> Next {
     }
 }
 
-/// Clicks a move: the only legal move with one click, else a piece (the
-/// last one offered when `last`, else the first) and then its target.
-/// Returns the move clicked. The moves offered are read in one script and
+/// Clicks a move: a piece (the last one offered when `last`, else the
+/// first) and then its target (a single legal move too is shown before it
+/// is played). Returns the move clicked. The moves offered are read in one script and
 /// each click finds its element afresh, so a board drawn again in between
 /// (a watcher's update arriving) cannot leave the test holding a stale one.
 async fn pick_move(b: &Browser, last: bool) -> String {
@@ -124,9 +124,7 @@ async fn pick_move(b: &Browser, last: bool) -> String {
         _ => panic!("no piece to move"),
     };
     b.click(&format!("#board .movable[data-move='{mv}']")).await;
-    if offered.len() > 1 {
-        b.click(&format!("#board .target[data-move='{mv}']")).await;
-    }
+    b.click(&format!("#board .target[data-move='{mv}']")).await;
     mv
 }
 
@@ -530,21 +528,22 @@ async fn a_senet_friend_game_through_the_invite_link() {
     )
     .await;
 
-    // They play to the end, each in their own browser.
-    let deadline = Instant::now() + PATIENCE * 10;
+    // They play to the end, each in their own browser: the side to move
+    // waits for its page to offer the move, and plays it (the game ends by
+    // the ply cap at the latest, so the turns are bounded).
     let mut moves = [0u32; 2];
-    'game: loop {
-        assert!(Instant::now() < deadline, "the game did not end");
-        for (i, b) in [&host, &friend].into_iter().enumerate() {
-            match b.js(NEXT).await.as_str() {
-                Some("over") => break 'game,
-                Some("move") => {
-                    click_move(b, true).await;
-                    moves[i] += 1;
-                }
-                _ => {}
-            }
+    for _ in 0..=dice_core::PLY_CAP {
+        let state = server.state(&id);
+        if state["status"] == "over" {
+            break;
         }
+        let i = usize::from(state["side"] == "dark");
+        let b = [&host, &friend][i];
+        if next(b).await == Next::Over {
+            break;
+        }
+        click_move(b, true).await;
+        moves[i] += 1;
     }
     assert!(moves[0] > 0 && moves[1] > 0, "{moves:?}");
     let state = server.state(&id);
@@ -953,7 +952,13 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
     .await;
     assert_eq!(
         visible_controls(&host).await,
-        ["Fair dice", "coordinates", "copy", "invite-link"]
+        [
+            "Fair dice",
+            "How to play",
+            "coordinates",
+            "copy",
+            "invite-link"
+        ]
     );
     watcher.open(&server.addr, &format!("/g/{id}")).await;
     watcher
@@ -964,7 +969,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         .await;
     assert_eq!(
         visible_controls(&watcher).await,
-        ["Fair dice", "coordinates"]
+        ["Fair dice", "How to play", "coordinates"]
     );
 
     // In play: the host may resign; a watcher has nothing to press.
@@ -990,7 +995,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
     assert!(visible_controls(&host).await.contains(&"resign".to_owned()));
     assert_eq!(
         visible_controls(&watcher).await,
-        ["Fair dice", "coordinates"]
+        ["Fair dice", "How to play", "coordinates"]
     );
 
     // Over: the record, the review, a rematch offered to the friend (a
@@ -1013,6 +1018,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         visible_controls(&host).await,
         [
             "Fair dice",
+            "How to play",
             "coordinates",
             "download",
             "rematch-offer",
@@ -1023,6 +1029,7 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         visible_controls(&watcher).await,
         [
             "Fair dice",
+            "How to play",
             "New game",
             "coordinates",
             "download",
@@ -1531,14 +1538,10 @@ async fn screenshots_at_phone_and_desktop_sizes_with_the_board_in_view() {
                 }
             }
             if next(&b).await == Next::Move {
-                // A piece chosen: its targets show.
-                let n = b
-                    .js("return document.querySelectorAll('#board .movable').length")
-                    .await;
-                if n.as_u64() > Some(1) {
-                    b.click("#board .movable").await;
-                    b.find("#board .target").await;
-                }
+                // A piece chosen: its route and target show.
+                b.click("#board .movable").await;
+                b.find("#board .target").await;
+                b.find("#board .route").await;
             }
             fits(&b, &format!("{game} at {name} size")).await;
             b.screenshot(&format!("{game}-play-{name}")).await;
@@ -2040,5 +2043,439 @@ async fn two_players_at_one_screen_play_a_game_to_the_end() {
         "return !document.getElementById('end').hidden && document.querySelector('#end-title')",
     )
     .await;
+    b.close().await;
+}
+
+/// Whether `path` is the `roll` places of `route` after `from`: the hand
+/// stands before step 1, home after the last step; a square a route
+/// passes twice may be either visit.
+fn on_route(route: &[Value], from: &str, roll: usize, path: &[Value]) -> bool {
+    let starts: Vec<usize> = if from == "hand" {
+        vec![0]
+    } else {
+        (0..route.len())
+            .filter(|&i| route[i] == from)
+            .map(|i| i + 1)
+            .collect()
+    };
+    starts.into_iter().any(|start| {
+        let expected: Vec<Value> = (start..start + roll)
+            .map(|i| route.get(i).cloned().unwrap_or_else(|| json!("home")))
+            .collect();
+        start + roll <= route.len() + 1 && expected == path
+    })
+}
+
+/// The route the board draws for `mv`: its path, the places of its steps,
+/// where it lands and what landing does.
+async fn route_shown(b: &Browser, mv: &str) -> Value {
+    b.wait(
+        &format!("the route of {mv}"),
+        &format!(
+            "const r = document.querySelector('#board .route[data-move=\"{mv}\"]'); \
+             return r ? {{path: r.dataset.path.split(' '), \
+                          steps: [...r.querySelectorAll('.route-step')].map(c => c.dataset.place), \
+                          landing: r.querySelector('.landing').dataset.place, \
+                          lands: r.dataset.lands ? r.dataset.lands.split(' ') : []}} : null"
+        ),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_piece_hovered_or_focused_shows_its_route_square_by_square_and_its_landing() {
+    let bench = Bench::start("route", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
+    let mut turns = 0;
+    let mut landings = BTreeSet::new();
+    while turns < 6 && next(&b).await == Next::Move {
+        let state = server.state(&id);
+        let route = state["board"]["routes"]["light"].as_array().unwrap();
+        let roll = state["roll"].as_u64().unwrap() as usize;
+        let moves = state["moves"].as_array().unwrap();
+        // Each legal move comes with its places, as data.
+        let names: Vec<&Value> = moves.iter().map(|m| &m["move"]).collect();
+        assert_eq!(json!(names), state["legal"]);
+        for m in moves {
+            let mv = m["move"].as_str().unwrap();
+            let path = m["path"].as_array().unwrap();
+            assert!(
+                on_route(route, m["from"].as_str().unwrap(), roll, path),
+                "{m} is not {roll} steps of {route:?}"
+            );
+            assert_eq!(path.last(), Some(&m["to"]), "{m}");
+            b.hover(&format!("#board .movable[data-move='{mv}']")).await;
+            let shown = route_shown(&b, mv).await;
+            assert_eq!(shown["path"], json!(path), "{mv}");
+            assert_eq!(shown["steps"], json!(path[..path.len() - 1]), "{mv}");
+            assert_eq!(shown["landing"], m["to"], "{mv}");
+            assert_eq!(shown["lands"], m["lands"], "{mv}");
+            if m["to"] == "home" {
+                assert!(m["lands"].as_array().unwrap().contains(&json!("home")));
+            }
+            landings.extend(m["lands"].as_array().unwrap().iter().map(|l| l.to_string()));
+        }
+        // From the keyboard: the piece focused shows its route.
+        let mut presses = 0;
+        let focused = loop {
+            let f = b
+                .js("const a = document.activeElement; \
+                     return a && a.classList.contains('movable') ? a.dataset.move : null")
+                .await;
+            if let Some(f) = f.as_str() {
+                break f.to_owned();
+            }
+            assert!(presses < 60, "Tab never reached a movable piece");
+            b.keys(&[Key::Tab]).await;
+            presses += 1;
+        };
+        let m = moves
+            .iter()
+            .find(|m| m["move"] == focused.as_str())
+            .unwrap();
+        assert_eq!(route_shown(&b, &focused).await["path"], m["path"]);
+        let before = ply(&b).await;
+        b.keys(&[Key::Enter]).await;
+        b.wait(
+            "the move to be played",
+            &format!(
+                "const g = document.getElementById('game'); \
+                 return Number(g.dataset.ply) > {before} || g.dataset.status === 'over'"
+            ),
+        )
+        .await;
+        turns += 1;
+    }
+    assert!(turns >= 3, "only {turns} turns were played");
+    assert!(landings.contains("\"enter\""), "{landings:?}");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_start_form_says_what_each_game_is_in_the_catalogues_words() {
+    let bench = Bench::start("blurb", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let catalogue = server.get("/api/rules").json();
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    for g in catalogue["games"].as_array().unwrap() {
+        let about = g["about"].as_str().unwrap();
+        assert!(!about.is_empty(), "{g}");
+        let shown = b
+            .js(&format!(
+                "return document.querySelector(\"input[name='game'][value='{}']\") \
+                   .closest('label').querySelector('.note').textContent",
+                g["game"].as_str().unwrap()
+            ))
+            .await;
+        assert_eq!(shown, about);
+    }
+    b.close().await;
+}
+
+/// The plies `/plies` says, from `from` on, to the player of `side`.
+fn said_to(server: &Server, id: &str, from: usize, side: &str) -> Vec<String> {
+    let story = server
+        .get(&format!("/api/games/{id}/plies?from={from}"))
+        .json();
+    story["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["said"][side].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_capture_of_your_piece_is_said_in_the_status_line_and_announced_once() {
+    let bench = Bench::start("said", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, seats, _) = api_game(
+        server,
+        json!({"game": "ur", "opponent": "friend", "side": "light"}),
+    );
+    let light = &seats.iter().find(|(s, _)| s == "light").unwrap().1;
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    b.js(&format!(
+        "localStorage.setItem('race.seat.{id}', JSON.stringify({{seat: 'light', token: '{light}'}})); return null"
+    ))
+    .await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait("the game", "return document.getElementById('game')")
+        .await;
+    // Both seats play through the API: light runs its front piece, dark
+    // takes whatever it can; the browser holds light's seat.
+    let mut captured = None;
+    let mut tops = BTreeSet::new();
+    for _ in 0..400 {
+        let state = server.state(&id);
+        if state["status"] == "over" {
+            break;
+        }
+        let moves = state["moves"].as_array().unwrap();
+        let pick = if state["side"] == "dark" {
+            moves
+                .iter()
+                .position(|m| m["lands"].as_array().unwrap().contains(&json!("capture")))
+                .unwrap_or(0)
+        } else {
+            moves.len().saturating_sub(1)
+        };
+        let before = state["ply"].as_u64().unwrap();
+        let after = api_move(server, &id, &seats, pick);
+        let ply = after["ply"].as_u64().unwrap();
+        b.wait(
+            "the ply to be told",
+            &format!(
+                "return Number(document.getElementById('game').dataset.ply) === {ply} \
+                   && document.querySelectorAll('#log li').length === {ply}"
+            ),
+        )
+        .await;
+        // The board never moves under the finger as the notices change.
+        let top = b
+            .js("return document.querySelector('#board svg').getBoundingClientRect().top")
+            .await;
+        tops.insert(top.to_string());
+        let log = after["log"].as_array().unwrap();
+        let new = &log[before as usize..];
+        if new
+            .iter()
+            .any(|e| e["side"] == "dark" && e["capture"] == true)
+        {
+            captured = Some((before as usize, ply as usize));
+            break;
+        }
+    }
+    let (from, ply) = captured.expect("dark captured a light piece");
+    assert_eq!(tops.len(), 1, "the board moved: {tops:?}");
+    let said = said_to(server, &id, from, "light");
+    let capture = said
+        .iter()
+        .find(|s| s.contains("taking your piece there: it goes back to your hand"))
+        .unwrap_or_else(|| panic!("no capture said in {said:?}"));
+    assert!(capture.starts_with("Dark threw "), "{capture}");
+    let shown = b
+        .js(
+            "return {notice: document.getElementById('notice').textContent, \
+                     announced: document.getElementById('announce').textContent, \
+                     live: document.getElementById('announce').getAttribute('aria-live'), \
+                     log: document.querySelector('#log li').textContent}",
+        )
+        .await;
+    let notice = shown["notice"].as_str().unwrap();
+    assert!(notice.contains(capture.as_str()), "{notice}");
+    // Announced once: the plies new since the last state, nothing older.
+    assert_eq!(shown["announced"], said.join(" "));
+    assert_eq!(shown["live"], "polite");
+    assert_eq!(shown["log"].as_str(), said.last().map(String::as_str));
+    // The viewer reads "you" for its own plies, never its side's name.
+    let all = said_to(server, &id, 0, "light");
+    let mine = server.get(&format!("/api/games/{id}/plies")).json();
+    for (p, text) in mine["plies"].as_array().unwrap().iter().zip(&all) {
+        if p["side"] == "light" {
+            assert!(text.starts_with("You threw"), "{text}");
+        }
+    }
+    assert_eq!(all.len(), ply);
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_how_to_panel_gives_the_rule_sets_own_rules_and_senet_has_a_legend() {
+    let bench = Bench::start("howto", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    for (game, rules, dice, route) in [
+        ("ur", "masters", "a throw of nothing counts 4", true),
+        ("ur", "finkel", "a throw of nothing loses the turn", true),
+        ("senet", "skyruk", "none up counts 5", false),
+    ] {
+        let (id, _, _) = api_game(
+            server,
+            json!({"game": game, "rules": rules, "opponent": "friend"}),
+        );
+        let set = server
+            .get(&format!("/api/rules/{game}?rules={rules}"))
+            .json();
+        b.open(&server.addr, &format!("/g/{id}")).await;
+        let shown = b
+            .wait(
+                "the how-to panel",
+                "const p = document.getElementById('how-to'); \
+                 return p && {open: p.open, lines: [...p.querySelectorAll('dd')].map(d => [d.dataset.topic, d.textContent]), \
+                   legend: [...document.querySelectorAll('#legend li')].map(l => l.dataset.kind)}",
+            )
+            .await;
+        let lines: Vec<Value> = set["how_to"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| json!([l["topic"], l["text"]]))
+            .collect();
+        assert_eq!(shown["lines"], json!(lines), "{game} {rules}");
+        let text = |topic: &str| {
+            lines
+                .iter()
+                .find(|l| l[0] == topic)
+                .and_then(|l| l[1].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let throws = if game == "ur" { "Dice" } else { "Sticks" };
+        assert!(text(throws).contains(dice), "{}", text(throws));
+        if route {
+            // The route named is the rule set's own.
+            let squares: Vec<&str> = set["layout"]["routes"]["light"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap())
+                .collect();
+            assert!(
+                text("Route").contains(&squares.join(" ")),
+                "{}",
+                text("Route")
+            );
+        }
+        let kinds: Vec<&Value> = set["legend"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| &l["kind"])
+            .collect();
+        assert_eq!(shown["legend"], json!(kinds));
+        if game == "senet" {
+            assert_eq!(kinds.len(), 6, "every special house is in the legend");
+            assert!(
+                text("The water").contains("stands"),
+                "{}",
+                text("The water")
+            );
+        }
+        // Open on the first visit only.
+        assert_eq!(
+            shown["open"],
+            game == "ur" && rules == "masters",
+            "{game} {rules}"
+        );
+    }
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_ur_squares_are_big_enough_to_tap_and_each_names_its_occupant() {
+    let bench = Bench::start("tap", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(PHONE).await;
+    let id = start_game(&b, &server.addr, &UR_BOT).await;
+    for _ in 0..3 {
+        if next(&b).await == Next::Move {
+            click_move(&b, false).await;
+        }
+    }
+    next(&b).await;
+    let state = server.state(&id);
+    let cells = b
+        .js("return [...document.querySelectorAll('#board .cell')].map(c => { \
+               const r = c.getBoundingClientRect(); \
+               return {cell: c.dataset.cell, w: r.width, h: r.height, label: c.getAttribute('aria-label'), role: c.getAttribute('role')}; })")
+        .await;
+    let cells = cells.as_array().unwrap();
+    assert_eq!(cells.len(), 20);
+    for c in cells {
+        let (w, h) = (c["w"].as_f64().unwrap(), c["h"].as_f64().unwrap());
+        assert!(w >= 44.0 && h >= 44.0, "{c}: {w}x{h} px");
+        let name = c["cell"].as_str().unwrap();
+        let on = state["board"]["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["square"] == name);
+        let occupant = on.map_or("empty".to_owned(), |p| {
+            format!("a {} piece", p["side"].as_str().unwrap())
+        });
+        let label = c["label"].as_str().unwrap();
+        assert!(label.starts_with(&format!("square {name}")), "{label}");
+        assert!(
+            label.ends_with(&format!(": {occupant}")),
+            "{label} for {on:?}"
+        );
+        assert_eq!(c["role"], "img");
+    }
+    // Every piece has a name, whether it can move or not.
+    let unnamed = b
+        .js("return [...document.querySelectorAll('#board .piece')] \
+               .filter(p => !(p.getAttribute('aria-label') ?? '').includes(' piece on ')).length")
+        .await;
+    assert_eq!(unnamed, 0);
+    b.close().await;
+}
+
+/// The contrast of a colour against another, as WCAG measures it, in the
+/// page: `fg` and `bg` are CSS colours as `getComputedStyle` gives them.
+const CONTRAST: &str = "const lum = (c) => { \
+       const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => { \
+         v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); \
+       return 0.2126 * r + 0.7152 * g + 0.0722 * b; }; \
+     const contrast = (fg, bg) => { const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x); \
+       return (a + 0.05) / (b + 0.05); };";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_dark_mode_senets_glyphs_and_the_notices_stand_out() {
+    let bench = Bench::start("contrast", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser_with(PHONE, &["--force-dark-mode"]).await;
+    let (id, _, _) = api_game(server, json!({"game": "senet", "opponent": "friend"}));
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the board",
+        "return document.querySelector('#board .glyph')",
+    )
+    .await;
+    let measured = b
+        .js(&format!(
+            "{CONTRAST} \
+             const glyphs = [...document.querySelectorAll('#board .glyph')].map((g) => {{ \
+               const square = g.closest('.cell').querySelector('.square'); \
+               return getComputedStyle(g).opacity < 1 ? 0 \
+                 : contrast(getComputedStyle(g).stroke, getComputedStyle(square).fill); }}); \
+             const behind = (el) => {{ \
+               for (let e = el; e; e = e.parentElement) {{ \
+                 const c = getComputedStyle(e).backgroundColor; \
+                 if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c; }} \
+               return 'rgb(255, 255, 255)'; }}; \
+             const on = (el) => contrast(getComputedStyle(el).color, behind(el)); \
+             const text = [...document.querySelectorAll('#how-to dd, #legend li, .turn, .players')].map(on); \
+             return {{glyphs, notice: on(document.getElementById('notice')), text, \
+                     dark: matchMedia('(prefers-color-scheme: dark)').matches}};"
+        ))
+        .await;
+    assert_eq!(measured["dark"], true);
+    let glyphs = measured["glyphs"].as_array().unwrap();
+    assert_eq!(glyphs.len(), 6, "{measured}");
+    for g in glyphs {
+        assert!(
+            g.as_f64().unwrap() >= 3.0,
+            "a glyph stands {g}:1 on its house"
+        );
+    }
+    assert!(measured["notice"].as_f64().unwrap() >= 4.5, "{measured}");
+    let text = measured["text"].as_array().unwrap();
+    assert!(!text.is_empty());
+    for t in text {
+        assert!(
+            t.as_f64().unwrap() >= 4.5,
+            "a text stands {t}:1 on the page"
+        );
+    }
     b.close().await;
 }

@@ -11,8 +11,8 @@ use royal_ur::Ur;
 use senet::Senet;
 
 use crate::{
-    Analysis, Board, Bot, BotError, EntryView, GameView, Kind, Level, LineView, RaceGame,
-    ResultView, RuleSetView, RulesError, Story, Tables, read_rules,
+    Analysis, Board, Bot, BotError, EntryView, GameView, Kind, Level, LineView, OfferView,
+    RaceGame, ResultView, RuleSetView, RulesError, Story, Tables, read_rules,
 };
 
 /// Runs `$body` with `$g` bound to what the `$enum` value holds, whichever
@@ -393,6 +393,13 @@ impl AnyGame {
         }
     }
 
+    /// The legal moves as a page offers them, with their routes and what
+    /// landing does, in the rules' order (none once over).
+    #[must_use]
+    pub fn offers(&self) -> Vec<OfferView> {
+        each!(self, AnyGame, g => offers(g))
+    }
+
     /// Whether the game has ended.
     #[must_use]
     pub fn is_over(&self) -> bool {
@@ -531,6 +538,16 @@ impl AnyGame {
             _ => Ok(None),
         }
     }
+}
+
+fn offers<G: RaceGame>(game: &Game<G>) -> Vec<OfferView> {
+    let Some(roll) = game.roll() else {
+        return Vec::new();
+    };
+    G::legal_moves(game.variant(), game.position(), roll)
+        .iter()
+        .map(OfferView::of)
+        .collect()
 }
 
 fn key<G: RaceGame>(game: &Game<G>) -> String {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use dice_core::{Notation as _, Side, VariantError, read_rules as read_fields};
 use serde::Serialize;
 
-use crate::{Board, Kind, RaceGame, Tables, Words, for_kind};
+use crate::{Board, Kind, LegendEntry, RaceGame, RuleLine, Tables, Words, for_kind};
 
 /// A named rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +136,8 @@ pub struct GameCatalogue {
     pub game: &'static str,
     /// The game's name in words.
     pub title: &'static str,
+    /// The game in a sentence, for a newcomer choosing one.
+    pub about: &'static str,
     /// The default rule set's name.
     pub default: &'static str,
     /// The named rule sets with their fields.
@@ -169,6 +171,7 @@ impl GameCatalogue {
         GameCatalogue {
             game: G::KIND.as_str(),
             title: G::KIND.title(),
+            about: G::ABOUT,
             default: preset_of::<G>(&G::Variant::default()).map_or("", |p| p.name),
             named: G::PRESETS
                 .iter()
@@ -222,6 +225,10 @@ pub struct RuleSetView {
     pub layout: Board,
     /// What the game calls its dice, a capture and home.
     pub words: Words,
+    /// The rules in a few lines, for a how-to-play panel.
+    pub how_to: Vec<RuleLine>,
+    /// What the board's special squares do.
+    pub legend: Vec<LegendEntry>,
 }
 
 impl RuleSetView {
@@ -237,6 +244,8 @@ impl RuleSetView {
             board: G::rules_board(variant),
             layout: G::board(variant, &G::start(variant, Side::Light)),
             words: G::WORDS,
+            how_to: G::how_to(variant),
+            legend: G::legend(variant),
         }
     }
 }

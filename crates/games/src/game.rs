@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::catalogue::{Field, LevelNote, Preset};
 use crate::{Board, Did, Kind, LegalMove, Mark, PlaceView, Race, RulesBoard, Solved, Tables};
-use crate::{ThoughtView, Words};
+use crate::{LegendEntry, RuleLine, ThoughtView, Voice, Words};
 
 /// Position text that is no position of the rules.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,6 +55,8 @@ pub trait RaceGame: Ladder + Notation<Variant: ReadRules + Default> {
     const ROLL_MIN: u8;
     /// What the game calls its things.
     const WORDS: Words;
+    /// The game in a sentence, for a newcomer choosing one.
+    const ABOUT: &'static str;
 
     /// The game's solved table, or [`Unsolved`](crate::Unsolved).
     type Solved: Solved<Self>;
@@ -107,6 +109,18 @@ pub trait RaceGame: Ladder + Notation<Variant: ReadRules + Default> {
         entry: &LogEntry<Self>,
         faces: &dyn Fn(Faces) -> String,
     ) -> String;
+
+    /// A ply said as a page says it, to the reader `voice` names: "You
+    /// threw 4 and entered a piece on d1, a rosette: you throw again."
+    fn say(variant: &Self::Variant, entry: &LogEntry<Self>, voice: Voice) -> String;
+
+    /// The rule set's rules in a few lines: the dice, the start, the
+    /// route, captures, the special squares, bearing off, who throws
+    /// first.
+    fn how_to(variant: &Self::Variant) -> Vec<RuleLine>;
+
+    /// What the board's special squares do under the rule set.
+    fn legend(variant: &Self::Variant) -> Vec<LegendEntry>;
 
     /// What a throw is worth beyond its number, in a few words each: a
     /// throw of no marks that counts more than nothing, a throw that

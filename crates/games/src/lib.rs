@@ -12,6 +12,7 @@ mod games;
 mod kind;
 mod level;
 mod race;
+mod teach;
 mod view;
 mod words;
 
@@ -35,6 +36,7 @@ pub use games::ur::UrMoveView;
 pub use kind::{Kind, UnknownGame};
 pub use level::{Level, ParseLevelError};
 pub use race::Race;
+pub use teach::{Landing, LegendEntry, MovePlaces, OfferView, RuleLine, Said, Voice};
 /// A game judged by a solved table ([`Tables::analyse`]).
 pub use ur_solve::{GameAnalysis, SideTotals, TurnAnalysis};
 pub use view::{

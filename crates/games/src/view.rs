@@ -6,7 +6,7 @@
 use dice_core::{Game, LogEntry, Side};
 use serde::Serialize;
 
-use crate::{Placed, Race, RaceGame};
+use crate::{Landing, MovePlaces, OfferView, Placed, Race, RaceGame, Said};
 
 /// A legal move and what it does: the move, the game's own view of it
 /// (what `race moves --json` prints) and a few words each on what it does
@@ -19,6 +19,12 @@ pub struct LegalMove<G: RaceGame> {
     pub view: G::MoveView,
     /// What it does, in a few words each.
     pub notes: Vec<String>,
+    /// The places its piece passes, in order, the last where it points.
+    pub path: Vec<String>,
+    /// What landing does.
+    pub lands: Vec<Landing>,
+    /// Where the piece ends when that is not where the move points.
+    pub ends: Option<String>,
 }
 
 impl<G: RaceGame> LegalMove<G> {
@@ -117,6 +123,10 @@ pub struct LineView {
     /// The entry, its fields beside `words` in JSON.
     #[serde(flatten)]
     pub entry: EntryView,
+    /// Where the move started and pointed (`from`, `to` beside the other
+    /// fields in JSON; none for a lost turn).
+    #[serde(flatten)]
+    pub places: Option<MovePlaces>,
     /// The ply in words.
     pub words: String,
 }
@@ -127,6 +137,7 @@ impl LineView {
     pub fn of<G: RaceGame>(variant: &G::Variant, entry: &LogEntry<G>) -> LineView {
         LineView {
             entry: EntryView::of(variant, entry),
+            places: entry.mv.map(MovePlaces::of::<G>),
             words: crate::words::narrate(variant, entry, &|f| f.to_string()),
         }
     }
@@ -139,6 +150,10 @@ pub struct PlyView {
     /// The ply.
     #[serde(flatten)]
     pub entry: EntryView,
+    /// Where the move started and pointed (beside the other fields in
+    /// JSON; none for a lost turn).
+    #[serde(flatten)]
+    pub places: Option<MovePlaces>,
     /// The position after the ply.
     pub position: String,
     /// The race count after the ply.
@@ -149,6 +164,11 @@ pub struct PlyView {
     pub placed: Placed,
     /// The ply in words (its faces as `0101`).
     pub words: String,
+    /// The ply said to each reader, as a page says it.
+    pub said: Said,
+    /// The moves the throw offered, with their routes (none for a turn
+    /// lost).
+    pub offered: Vec<OfferView>,
 }
 
 /// A position in a game's story: its text and the race count there.
@@ -189,10 +209,16 @@ impl Story {
                 .plies_from(from)
                 .map(|ply| PlyView {
                     entry: EntryView::of(variant, ply.entry),
+                    places: ply.entry.mv.map(MovePlaces::of::<G>),
                     position: ply.after.to_string(),
                     race: G::race(variant, &ply.after),
                     placed: G::board(variant, &ply.after).into(),
                     words: crate::words::narrate(variant, ply.entry, &|f| f.to_string()),
+                    said: Said::of(ply.entry.side, |voice| G::say(variant, ply.entry, voice)),
+                    offered: G::legal_moves(variant, &ply.before, ply.entry.roll)
+                        .iter()
+                        .map(OfferView::of)
+                        .collect(),
                 })
                 .collect(),
         }

@@ -77,7 +77,10 @@ fn the_catalogue_is_the_servers_with_a_line_about_each_preset_and_level() {
         // view: the layout's routes are the board's, square by square.
         assert_eq!(now["layout"]["routes"], board_routes(&now), "{rules}");
         assert_eq!(now["words"]["dice"], for_kind!(kind, G => G::WORDS.dice));
-        let mut now = without(now, &["layout", "words"]);
+        // So are the rules told in lines and the legend.
+        assert!(!now["how_to"].as_array().unwrap().is_empty(), "{rules}");
+        assert!(now["legend"].is_array(), "{rules}");
+        let mut now = without(now, &["layout", "words", "how_to", "legend"]);
         if before["name"].is_null() && rules.starts_with("route=") {
             assert!(now["name"].is_string(), "{rules}: {now}");
             now["name"] = Value::Null;
@@ -115,11 +118,26 @@ fn story_holds<G: RaceGame>(name: &str) {
     assert_eq!(plies.len(), game.log().len());
     let mut n = 0;
     for (now, before) in plies.iter().zip(lines) {
-        assert_eq!(
-            without(now.clone(), &["water", "words", "pieces", "counts"]),
-            before,
-            "{name}"
-        );
+        // A move's places, beside it, are the two ends of its text.
+        if let Some(mv) = now["move"].as_str() {
+            let places = format!(
+                "{}-{}",
+                now["from"].as_str().unwrap(),
+                now["to"].as_str().unwrap()
+            );
+            assert_eq!(places, mv, "{name}");
+            assert!(
+                now["offered"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|o| o["move"] == mv)
+            );
+        }
+        let new = [
+            "water", "words", "pieces", "counts", "said", "offered", "from", "to",
+        ];
+        assert_eq!(without(now.clone(), &new), before, "{name}");
         n += 1;
     }
     assert_eq!(n, plies.len());

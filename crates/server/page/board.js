@@ -7,11 +7,12 @@
 import { h, reducedMotion, s, sideName } from "./dom.js";
 
 const C = 100; // a square's side, in the drawing's units
+const M = 6; // the frame's margin: small, so that a phone's squares stay 44 px wide
 
 /** The drawing's size: `[x, y, width, height]`. */
 function frame(game, layout) {
   const rows = layout.rows.length;
-  return [-10, -10, layout.columns * C + 20, rows * C + (game.trayBelow ? 110 : 20)];
+  return [-M, -M, layout.columns * C + 2 * M, rows * C + (game.trayBelow ? 110 : 2 * M)];
 }
 
 /**
@@ -64,14 +65,17 @@ function tray(game, layout, t, count, flip) {
  * - `game` (the game's module), `layout` and `rulesBoard` (the rule
  *   set's), `placed` (`{pieces, counts}` from the state or a ply), `side`
  *   (the side to move), `flip`;
- * - `moves`: the legal moves to offer, `[{move, from, to}]` (none for a
- *   watcher or when it is not this browser's turn);
+ * - `moves`: the legal moves to offer, `[{move, from, to, path, lands,
+ *   notes}]` as the state gives them (none for a watcher or when it is not
+ *   this browser's turn): hovering or focusing a piece draws its route;
  * - `selected`: the place whose moves are shown; `last`: `{from, to, side}`;
  * - `coordinates`: whether each square shows its name (where the game
  *   shows no number of its own);
  * - `arrows`: moves drawn as arrows, `[{move, from, to, side, kind}]`,
  *   `kind` a class (`played`, `best`);
- * - `onPick(place, byKey)`, `onFocus(place)`, `onPlay(move)`.
+ * - `hovered`: the place under the mouse, whose route is shown;
+ * - `onPick(place, byKey)`, `onFocus(place)`, `onHover(place or null)`,
+ *   `onPlay(move)`.
  *
  * Returns `{svg, select(place), focus(place)}`: `select` shows where the
  * piece on `place` can go without drawing the board again.
@@ -86,7 +90,7 @@ export function drawBoard(opts) {
     "aria-label": game.boardLabel,
   });
   const mover = opts.side;
-  svg.append(s("rect", { x: vx + 2, y: vy + 2, width: vw - 4, height: layout.rows.length * C + 20 - 4, rx: 14, class: "frame" }));
+  svg.append(s("rect", { x: vx + 2, y: vy + 2, width: vw - 4, height: layout.rows.length * C + 2 * M - 4, rx: 12, class: "frame" }));
   const squares = s("g", { class: "squares" });
   const marks = s("g", { class: "marks" });
   const pieces = s("g", { class: "pieces" });
@@ -96,7 +100,7 @@ export function drawBoard(opts) {
   const cell = (place, extra) => {
     const { x, y } = placeXY(game, layout, place, mover, flip);
     const g = s("g", { class: `cell${lastPlaces.has(place) ? " last" : ""}`, transform: `translate(${x} ${y})`, "data-cell": place });
-    g.append(s("rect", { x: -C / 2 + 3, y: -C / 2 + 3, width: C - 6, height: C - 6, rx: 8, class: "square" }));
+    g.append(s("rect", { x: -C / 2 + 1, y: -C / 2 + 1, width: C - 2, height: C - 2, rx: 8, class: "square" }));
     if (extra) g.append(extra);
     return g;
   };
@@ -107,7 +111,10 @@ export function drawBoard(opts) {
     if (shown.named) c.classList.add("named");
     if (shown.number) c.append(s("text", { x: -40, y: -30, class: "house-no" }, shown.number));
     else if (opts.coordinates) c.append(s("text", { x: 42, y: 42, class: "coord" }, sq.name));
-    c.append(s("title", {}, shown.title));
+    // Each square names what stands on it.
+    const on = placed.pieces.find((p) => p.square === sq.name);
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", `${shown.title}: ${on ? `a ${on.side} piece` : "empty"}`);
     squares.append(c);
   }
   marks.append(...game.marks(C));
@@ -117,7 +124,14 @@ export function drawBoard(opts) {
 
   for (const { square: place, side } of placed.pieces) {
     const { x, y } = placeXY(game, layout, place, side, flip);
-    const g = s("g", { class: `piece ${side}`, "data-place": place, "data-side": side, transform: `translate(${x} ${y})` });
+    const g = s("g", {
+      class: `piece ${side}`,
+      "data-place": place,
+      "data-side": side,
+      transform: `translate(${x} ${y})`,
+      role: "img",
+      "aria-label": `${sideName(side)} piece on ${game.describePlace(place, side)}`,
+    });
     g.append(s("g", { class: "anim" }, game.pieceShape(side)));
     pieces.append(g);
   }
@@ -150,29 +164,49 @@ export function drawBoard(opts) {
   for (const [from, list] of byFrom) {
     const el = sourceEl(from);
     if (!el) continue;
-    const where = game.describePlace(from, mover);
-    const dest = list.map((m) => game.describePlace(m.to, mover)).join(" or ");
+    const dest = list.map((m) => game.describePlace(m.to, mover) + (m.notes.length ? ` (${m.notes.join(", ")})` : "")).join(" or ");
     el.classList.add("movable");
     if (from === selected) el.classList.add("selected");
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
     el.setAttribute("data-move", list[0].move);
-    el.setAttribute("aria-label", `${sideName(mover)} piece on ${where}: move to ${dest}`);
+    // A tray keeps its count: "Light's hand: 7 pieces: move to square d4".
+    el.setAttribute("aria-label", `${el.getAttribute("aria-label")}: move to ${dest}`);
     el.prepend(from === "hand" || from === "off"
       ? s("rect", { x: -46, y: -46, width: 92, height: 92, rx: 14, class: "halo" })
       : s("circle", { r: 44, class: "halo" }));
     activate(el, (key) => opts.onPick?.(from, key === true));
     // A piece reached by the keyboard shows its targets at once; one
-    // reached by the mouse waits for the click.
+    // reached by the mouse waits for the click. Either shows its route.
     el.addEventListener("focus", () => {
+      showRoute(from);
       if (el.matches(":focus-visible")) opts.onFocus?.(from);
     });
+    el.addEventListener("mouseenter", () => {
+      opts.onHover?.(from);
+      showRoute(from);
+    });
+    el.addEventListener("mouseleave", () => {
+      opts.onHover?.(null);
+      showRoute(shownPlace);
+    });
+    el.addEventListener("blur", () => showRoute(shownPlace));
   }
-  // Targets lie over the pieces: a capture's target covers the enemy.
+  // The routes lie under the targets, which lie over the pieces: a
+  // capture's target covers the enemy.
+  const routes = s("g", { class: "routes", "aria-hidden": "true" });
   const targets = s("g", { class: "targets" });
-  svg.append(targets);
+  svg.append(routes, targets);
+  // The route of the piece on `place`: the squares it passes, each marked,
+  // and where it lands marked with what landing does.
+  let shownPlace = null;
+  function showRoute(place) {
+    routes.replaceChildren(...(byFrom.get(place) ?? []).map((m) => drawRoute(game, layout, m, mover, flip)));
+  }
   // Shows where the piece on `place` can go (nothing for null).
   const select = (place) => {
+    shownPlace = place;
+    showRoute(place);
     for (const el of svg.querySelectorAll(".selected")) el.classList.remove("selected");
     if (place !== null) sourceEl(place)?.classList.add("selected");
     targets.replaceChildren();
@@ -192,6 +226,8 @@ export function drawBoard(opts) {
     }
   };
   select(selected ?? null);
+  // A board drawn again under the mouse keeps the route it showed.
+  if (byFrom.has(opts.hovered)) showRoute(opts.hovered);
   svg.addEventListener("click", () => opts.onPick?.(null));
   // Arrow keys walk the movable pieces.
   svg.addEventListener("keydown", (e) => {
@@ -205,6 +241,26 @@ export function drawBoard(opts) {
     all[next].focus();
   });
   return { svg, select, focus: (place) => sourceEl(place)?.focus() };
+}
+
+/**
+ * A move's route: a line from where the piece stands through each place
+ * of its path, a dot on each place passed, and the landing place ringed
+ * with what landing does (its `lands` as classes, its notes as words).
+ */
+function drawRoute(game, layout, m, side, flip) {
+  const pts = [m.from, ...m.path].map((place) => placeXY(game, layout, place, side, flip));
+  const g = s("g", { class: "route", "data-move": m.move, "data-path": m.path.join(" "), "data-lands": m.lands.join(" ") });
+  g.append(s("polyline", { points: pts.map((p) => `${p.x},${p.y}`).join(" "), class: "route-line" }));
+  m.path.slice(0, -1).forEach((place, i) => {
+    g.append(s("circle", { cx: pts[i + 1].x, cy: pts[i + 1].y, r: 9, class: "route-step", "data-place": place }));
+  });
+  const end = pts.at(-1);
+  const land = s("g", { class: `landing ${m.lands.join(" ")}`, transform: `translate(${end.x} ${end.y})`, "data-place": m.path.at(-1) });
+  land.append(s("rect", { x: -C / 2 + 5, y: -C / 2 + 5, width: C - 10, height: C - 10, rx: 10, class: "landing-ring" }));
+  if (m.notes.length) land.append(s("text", { y: C / 2 - 10, class: "landing-text" }, m.notes.join(", ")));
+  g.append(land);
+  return g;
 }
 
 /**

@@ -117,22 +117,6 @@ export function drawDice(bits, roll) {
   return svg;
 }
 
-/** What a throw was, in words: "threw 3", "threw no light face: 5". */
-export function threw(roll, faces) {
-  return roll === 5 && faces ? "threw no light face: 5" : `threw ${roll}`;
-}
-
-/** Why a turn was lost. */
-export function lostReason(roll) {
-  return `no piece can move ${roll}`;
-}
-
-/** A move in words, from its two places. */
-export function moveWords(from, to) {
-  if (to === "off") return `bears the piece on ${from} off`;
-  return `moves ${from} to ${to}`;
-}
-
 /** Why the review judges no move. */
 export const unjudged = "Senet is not solved, so moves are not judged; the graph shows the race: each side's steps still to go.";
 

@@ -82,23 +82,6 @@ export function drawDice(bits, roll) {
   return svg;
 }
 
-/** What a throw was, in words: "threw 3", "threw nothing (0)". */
-export function threw(roll) {
-  return roll === 0 ? "threw nothing (0)" : `threw ${roll}`;
-}
-
-/** Why a turn was lost. */
-export function lostReason(roll) {
-  return roll === 0 ? "a throw of 0 moves nothing" : `no piece can move ${roll}`;
-}
-
-/** A move in words, from its two places. */
-export function moveWords(from, to) {
-  if (from === "hand") return `enters a piece on ${to}`;
-  if (to === "home") return `brings the piece on ${from} home`;
-  return `moves ${from} to ${to}`;
-}
-
 /** Why the review judges no move. */
 export const unjudged = "The server has no solved table for these rules, so moves are not judged; the graph shows the race instead.";
 

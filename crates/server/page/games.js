@@ -1,8 +1,7 @@
 // Each game's part of the page, one module per game, all with the same
 // interface: `title`, `boardLabel`, `flips`, `trayBelow`, `looks`,
 // `pieceShape(side, r)`, `square(sq, rulesBoard)`, `marks(c)`, `describePlace(place,
-// side)`, `trays(layout)`, `drawDice(bits, roll)`, `threw(roll, faces)`,
-// `lostReason(roll)`, `moveWords(from, to)`, `unjudged`. The rest of the
+// side)`, `trays(layout)`, `drawDice(bits, roll)`, `unjudged`. The rest of the
 // page chooses the module once, from the game's word, and never asks
 // which game it is.
 

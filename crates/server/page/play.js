@@ -10,7 +10,8 @@ import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates }
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
 import { createHotSeat, playersLine, rematchTogether, savedName, titleFor } from "./people.js";
-import { ends, plyWords, rulesLine, rulesName } from "./words.js";
+import { rulesLine, rulesName, said } from "./words.js";
+import { howToPanel, legend } from "./teach.js";
 
 const HOW = {
   home: "by bringing every piece home",
@@ -60,6 +61,8 @@ export async function showGame(main, id, net) {
     story: { start: null, plies: [] },
     /** The place whose targets are shown. */
     selected: null,
+    /** The place under the mouse, whose route is shown. */
+    hovered: null,
     /** The move sent and not yet answered. */
     pending: null,
     /** Whether the event stream is connected. */
@@ -72,6 +75,8 @@ export async function showGame(main, id, net) {
     loadingStory: false,
     /** What the page says happened, until the next change. */
     message: "",
+    /** Whether the plies the page opened on are read: later ones are announced. */
+    told: false,
   };  const rules = await ruleSet(ui.st.game, ui.st.rules);
   const seat = loadSeat(id);
   let mine = seat?.seat ?? null;
@@ -97,7 +102,9 @@ export async function showGame(main, id, net) {
   const players = h("p", { class: "players" });
   const invite = h("section", { class: "invite card", id: "invite", hidden: true, "aria-labelledby": "invite-title" });
   const turn = h("p", { class: "turn", id: "turn", role: "status", "aria-live": "polite" });
-  const notice = h("p", { class: "notice", id: "notice", "aria-live": "polite" });
+  const notice = h("p", { class: "notice", id: "notice" });
+  // Each ply said once, as it arrives, to a screen reader.
+  const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
   const dice = h("div", { class: "dice", id: "dice" });
   const boardBox = h("div", { class: "board-box", id: "board" });
   const help = h("p", { class: "help" });
@@ -119,18 +126,17 @@ export async function showGame(main, id, net) {
       end,
       h("div", { class: "play-area" },
         h("div", { class: "table" },
-          h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice), dice),
+          h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice, announce), dice),
           boardBox,
+          legend(game, rules),
           h("div", { class: "under" }, help, coordinatesSwitch(renderBoard), resign)),
-        h("aside", { class: "side-panel card" }, h("h2", {}, "Moves"), log, fair)));
+        h("aside", { class: "side-panel card" }, howToPanel(rules), h("h2", {}, "Moves"), log, fair)));
   main.replaceChildren(view);
 
   const myTurn = () => mine && ui.st.status === "playing" && ui.st.side === mine && !ui.pending;
 
-  const moves = () => (myTurn() ? ui.st.legal.map((move) => {
-    const [from, to] = ends(move);
-    return { move, from, to };
-  }) : []);
+  // The moves on offer, each with its route and what landing does.
+  const moves = () => (myTurn() ? ui.st.moves : []);
 
   async function play(move) {
     if (!myTurn() || !ui.st.legal.includes(move)) return;
@@ -163,7 +169,9 @@ export async function showGame(main, id, net) {
       ui.board?.select(null);
       return;
     }
-    if (byKey || ui.st.legal.length === 1 || ui.selected === place) {
+    // A click shows where the piece goes; a second click, or the target,
+    // plays it (a single move too is shown before it is played).
+    if (byKey || ui.selected === place) {
       play(list[0].move);
       return;
     }
@@ -174,8 +182,7 @@ export async function showGame(main, id, net) {
   function lastMove() {
     const entry = ui.st.log.at(-1);
     if (!entry?.move) return null;
-    const [from, to] = ends(entry.move);
-    return { from, to, side: entry.side, ply: entry.ply };
+    return { from: entry.from, to: entry.to, side: entry.side, ply: entry.ply };
   }
 
   function renderBoard() {
@@ -200,6 +207,10 @@ export async function showGame(main, id, net) {
         ui.selected = place;
         ui.board.select(place);
       },
+      hovered: ui.hovered,
+      onHover: (place) => {
+        ui.hovered = place;
+      },
       onPlay: play,
     });
     boardBox.replaceChildren(ui.board.svg);
@@ -213,15 +224,22 @@ export async function showGame(main, id, net) {
     }
   }
 
-  // The latest turn lost since the viewer's side last moved, in words.
-  function lostSince() {
-    const viewer = mine ?? ui.st.side;
-    for (let i = ui.story.plies.length - 1; i >= 0; i -= 1) {
-      const p = ui.story.plies[i];
-      if (p.move === null) return `${sideName(p.side)} lost a turn: ${game.lostReason(p.roll)}.`;
-      if (p.side === viewer) break;
+  // What happened last, said to this reader: for a player, everything
+  // since its own last move (the other side's chain of moves, a turn of
+  // its own lost), or that move and the ones it made in a row; for one
+  // who watches, the last side's plies in a row.
+  function lately() {
+    const plies = ui.story.plies;
+    const last = plies.at(-1);
+    if (!last) return "";
+    const own = (p) => p.side === mine && p.move !== null;
+    let i = plies.length;
+    if (mine && !own(last)) {
+      while (i > 0 && !own(plies[i - 1])) i -= 1;
+    } else {
+      while (i > 0 && plies[i - 1].side === last.side) i -= 1;
     }
-    return "";
+    return plies.slice(i).map((p) => said(p, mine)).join(" ");
   }
 
   function renderTurn() {
@@ -233,11 +251,11 @@ export async function showGame(main, id, net) {
     } else {
       const who = ui.st.side === mine ? "Your" : `${sideName(ui.st.side)}'s`;
       const tail = ui.pending ? " Sending your move…"
-        : myTurn() ? (ui.st.legal.length === 1 ? " One move: click it." : " Choose a piece.")
+        : myTurn() ? (ui.st.moves.length === 1 ? " One move: choose it to see where it goes." : " Choose a piece.")
         : "";
       turn.textContent = `${who} turn: ${ui.st.side === mine ? "you" : sideName(ui.st.side).toLowerCase()} threw ${ui.st.roll}.${tail}`;
     }
-    notice.textContent = ui.message || lostSince();
+    notice.textContent = ui.message || lately();
     dice.replaceChildren();
     if (ui.st.status === "playing" && ui.st.faces) {
       dice.append(drawThrow(game, ui.st.faces, ui.st.roll), h("span", { class: "roll", id: "roll" }, String(ui.st.roll)));
@@ -334,7 +352,7 @@ export async function showGame(main, id, net) {
   }
 
   function renderLog() {
-    const items = ui.story.plies.map((p) => h("li", { value: p.ply + 1, class: `ply ${p.side}` }, plyWords(game, p)));
+    const items = ui.story.plies.map((p) => h("li", { value: p.ply + 1, class: `ply ${p.side}` }, said(p, mine)));
     items.reverse();
     log.replaceChildren(...items);
   }
@@ -347,9 +365,14 @@ export async function showGame(main, id, net) {
         const more = await getJSON(`${gamePath(id)}/plies?from=${ui.story.plies.length}`);
         ui.story.start = more.start;
         const known = ui.story.plies.length;
-        ui.story.plies.push(...more.plies.filter((p) => p.ply >= known));
+        const fresh = more.plies.filter((p) => p.ply >= known);
+        ui.story.plies.push(...fresh);
+        // The plies that arrive after the page has shown the game are
+        // said once; those it opened on are in the log.
+        if (ui.told && fresh.length) announce.textContent = fresh.map((p) => said(p, mine)).join(" ");
         if (!more.plies.length) break;
       }
+      ui.told = true;
       renderLog();
       renderTurn();
     } catch (e) {

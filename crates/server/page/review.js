@@ -7,7 +7,7 @@ import { gamePath, getJSON, loadSeat, ruleSet } from "./api.js";
 import { coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, percent, s, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
-import { ends, plyWords, rulesLine, rulesName } from "./words.js";
+import { rulesLine, rulesName, said } from "./words.js";
 
 const W = 420;
 const H = 230;
@@ -100,11 +100,8 @@ export async function showReview(main, id) {
   const n = story.plies.length;
   let index = n;
   // The viewer's side at the bottom, as on the game page.
-  const flip = game.flips && loadSeat(id)?.seat === "dark";
-  const fromTo = (move) => {
-    const [from, to] = ends(move);
-    return { from, to };
-  };
+  const mine = loadSeat(id)?.seat ?? null;
+  const flip = game.flips && mine === "dark";
 
   const caption = h("p", { class: "turn", id: "review-caption", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dice" });
@@ -125,10 +122,12 @@ export async function showReview(main, id) {
     const p = story.plies[k];
     const arrows = [];
     let words = "";
-    if (p.move) arrows.push({ move: p.move, kind: "played", side: p.side, ...fromTo(p.move) });
+    // The throw's offers give each move's places.
+    const offer = (move) => p.offered.find((o) => o.move === move);
+    if (p.move) arrows.push({ move: p.move, kind: "played", side: p.side, from: p.from, to: p.to });
     const best = turns[k]?.best;
-    if (best && best !== p.move) {
-      arrows.push({ move: best, kind: "best", side: p.side, ...fromTo(best) });
+    if (best && best !== p.move && offer(best)) {
+      arrows.push({ move: best, kind: "best", side: p.side, from: offer(best).from, to: offer(best).to });
       words = ` The best move was ${best} (the dashed arrow).`;
     } else if (best) words = " It was the best move.";
     return { arrows, words };
@@ -151,10 +150,10 @@ export async function showReview(main, id) {
     const { arrows, words } = drawn(k);
     boardBox.replaceChildren(drawBoard({
       game, word: st.game, layout: rules.layout, rulesBoard: rules.board, placed: at, side: p.side, flip, arrows, coordinates: showCoordinates(),
-      last: !before && p.move ? { ...fromTo(p.move), side: p.side } : null,
+      last: !before && p.move ? { from: p.from, to: p.to, side: p.side } : null,
     }).svg);
     dice.replaceChildren(...(p.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
-    let text = `Ply ${k + 1} of ${n}: ${plyWords(game, p)}${words}`;
+    let text = `Ply ${k + 1} of ${n}: ${said(p, mine)}${words}`;
     if (story.analysis) text += ` Light's chance to win ${before ? "before it" : "after it"}: ${chance(index)}.`;
     else text += ` Steps to go${before ? " before it" : ""}: light ${at.race.light}, dark ${at.race.dark}.`;
     caption.textContent = text;

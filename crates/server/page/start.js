@@ -5,11 +5,6 @@ import { h } from "./dom.js";
 import { gameOf } from "./games.js";
 import { createHotSeat, myGames, nameField, nameToSend, openGames } from "./people.js";
 
-const BLURB = {
-  ur: "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.",
-  senet: "Five pieces race along thirty houses in an S. Swap a lone enemy back; rows protect and block.",
-};
-
 function radios(name, legend, options, checked, onChange, pair = false) {
   return h("fieldset", { class: "choice" },
     h("legend", {}, legend),
@@ -88,7 +83,7 @@ export async function showStart(main) {
   const render = () => {
     const g = games[form.game];
     const parts = [
-      radios("game", "Game", catalogue.games.map((c) => [c.game, c.title, BLURB[c.game]]), form.game, (v) => {
+      radios("game", "Game", catalogue.games.map((c) => [c.game, c.title, c.about]), form.game, (v) => {
         form.game = v;
         form.rules = games[v].default;
         form.custom = {};

@@ -815,6 +815,7 @@ impl Hub {
             position: game.position().to_string(),
             key: game.key(),
             legal: game.legal().iter().map(ToString::to_string).collect(),
+            moves: game.offers(),
             log_from,
             log: game.lines_from(log_from.unwrap_or(0)),
             board: game.board(),

@@ -14,7 +14,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files under `/page/`: name, content type, content.
-const ASSETS: [(&str, &str, &str); 14] = [
+const ASSETS: [(&str, &str, &str); 15] = [
     ("style.css", CSS, include_str!("../page/style.css")),
     ("app.js", JS, include_str!("../page/app.js")),
     ("api.js", JS, include_str!("../page/api.js")),
@@ -27,6 +27,7 @@ const ASSETS: [(&str, &str, &str); 14] = [
     ("play.js", JS, include_str!("../page/play.js")),
     ("review.js", JS, include_str!("../page/review.js")),
     ("start.js", JS, include_str!("../page/start.js")),
+    ("teach.js", JS, include_str!("../page/teach.js")),
     ("words.js", JS, include_str!("../page/words.js")),
     (
         "icon.svg",

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use race_games::{Board, Kind, Level, LineView};
+use race_games::{Board, Kind, Level, LineView, OfferView};
 
 /// The most bytes a request body may hold.
 pub const BODY_MAX: usize = 16 * 1024;
@@ -403,6 +403,8 @@ pub(crate) struct StateView<'a> {
     pub position: String,
     pub key: String,
     pub legal: Vec<String>,
+    /// The legal moves with their routes and what landing does.
+    pub moves: Vec<OfferView>,
     /// In a delta: the index of the first log entry it carries.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_from: Option<usize>,

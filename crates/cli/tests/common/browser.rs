@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::elements::Element;
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -315,6 +315,21 @@ impl Browser {
                 Err(_) => tokio::time::sleep(Duration::from_millis(40)).await,
             }
         }
+    }
+
+    /// Moves the mouse over the element `css` selects, to its centre.
+    pub async fn hover(&self, css: &str) {
+        let element = self.find(css).await;
+        let actions = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        });
+        self.client
+            .perform_actions(actions)
+            .await
+            .unwrap_or_else(|e| panic!("cannot move the mouse over {css}: {e}"));
     }
 
     /// Presses keys one after the other, as a person at a keyboard does.

@@ -4,17 +4,19 @@ use std::sync::Arc;
 
 use dice_core::{Faces, LogEntry, Notation, Rules, Side, Thought};
 use senet::{
-    Flags, HOUSES, House, Move, Place, Position, PositionErrorKind, Senet, Variant, display_entry,
+    Blockade, Flags, HOUSES, House, Move, Off30, On26, Place, Position, PositionErrorKind, Protect,
+    Reach26, Senet, Variant, Water, display_entry,
 };
 use serde::Serialize;
 
 use crate::catalogue::{Field, LevelNote, Preset};
 use crate::encode::put;
+use crate::teach::listed;
 use crate::words::{DiceKind, Words};
 use crate::{
-    BadPosition, Board, BoardRow, Counts, Did, Direction, Inconsistent, Kind, LegalMove, LevelWord,
-    Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RulesBoard, Sides, SquareKind,
-    SquareView, Tables, ThoughtView, Unsolved, Worth,
+    BadPosition, Board, BoardRow, Counts, Did, Direction, Inconsistent, Kind, Landing, LegalMove,
+    LegendEntry, LevelWord, Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RuleLine,
+    RulesBoard, Sides, SquareKind, SquareView, Tables, ThoughtView, Unsolved, Voice, Worth,
 };
 
 /// A legal Senet move as `race moves --json` gives it.
@@ -39,6 +41,23 @@ fn place_view(place: Place) -> PlaceView {
         Some(h) => PlaceView::Number(h.number()),
         None => PlaceView::Name("off".to_owned()),
     }
+}
+
+/// The places a move's piece passes, in order: the houses, and `off`
+/// last for a move that bears off.
+fn path(mv: Move) -> Vec<String> {
+    let from = mv.from().number();
+    let to = mv.to().house().map_or(HOUSES + 1, House::number);
+    let houses: Vec<u8> = if mv.is_backward() {
+        (to..from).rev().collect()
+    } else {
+        (from + 1..=to.min(HOUSES)).collect()
+    };
+    let mut path: Vec<String> = houses.iter().map(u8::to_string).collect();
+    if mv.to() == Place::Off {
+        path.push("off".to_owned());
+    }
+    path
 }
 
 /// The houses with a name of their own, and their kinds.
@@ -159,6 +178,8 @@ impl RaceGame for Senet {
         home: "borne off",
     };
 
+    const ABOUT: &'static str = "Five pieces race along thirty houses in an S. Swap a lone enemy back; rows protect and block.";
+
     type Solved = Unsolved;
     type MoveView = SenetMoveView;
 
@@ -218,8 +239,30 @@ impl RaceGame for Senet {
                 if info.again() {
                     notes.push("throws again".to_owned());
                 }
+                let lands = [
+                    (info.is_backward(), Landing::Backward),
+                    (info.swap(), Landing::Swap),
+                    (
+                        info.to() == Place::House(House::HAPPINESS),
+                        Landing::Happiness,
+                    ),
+                    (
+                        info.to() == Place::House(House::WATER)
+                            || into_water(info.mv(), Some(info.ends())),
+                        Landing::Water,
+                    ),
+                    (info.ends() == Place::Off, Landing::Home),
+                    (info.again(), Landing::Again),
+                ]
+                .into_iter()
+                .filter(|&(applies, _)| applies)
+                .map(|(_, landing)| landing)
+                .collect();
                 LegalMove {
                     mv: info.mv(),
+                    path: path(info.mv()),
+                    lands,
+                    ends: (info.ends() != info.to()).then(|| info.ends().to_string()),
                     view: SenetMoveView {
                         mv: info.mv().to_string(),
                         to: place_view(info.to()),
@@ -308,6 +351,211 @@ impl RaceGame for Senet {
         text.push_str(&again);
         text.push('.');
         text
+    }
+
+    fn say(_variant: &Variant, entry: &LogEntry<Senet>, voice: Voice) -> String {
+        let who = voice.who();
+        let roll = entry.roll;
+        let worth = if entry.faces.is_some_and(|f| f.marked() == 0) {
+            " (no light face up: worth five)"
+        } else {
+            ""
+        };
+        let again = if entry.flags.again || senet::throws_again(roll) {
+            format!("; {}", voice.throws_again())
+        } else {
+            String::new()
+        };
+        let Some(mv) = entry.mv else {
+            let pass = if again.is_empty() {
+                ", so the sticks pass"
+            } else {
+                ""
+            };
+            return format!("{who} threw {roll}{worth}: no piece can move {roll}{pass}{again}.");
+        };
+        let from = mv.from();
+        let mut text = match mv.to() {
+            Place::Off => format!("{who} threw {roll}{worth} and bore the piece on {from} off"),
+            Place::House(to) if mv.is_backward() => {
+                format!("{who} threw {roll}{worth} and moved {from} back to {to}")
+            }
+            Place::House(to) => format!("{who} threw {roll}{worth} and moved {from} to {to}"),
+        };
+        if entry.flags.swap {
+            text.push_str(&format!(
+                ", swapping with {} there, which goes to {from}",
+                voice.their_piece()
+            ));
+        }
+        match entry.flags.ends {
+            Some(Place::Off) if mv.to() != Place::Off => text.push_str(", bearing it off"),
+            Some(Place::House(House::WATER)) => {
+                text.push_str(", into the water, where it stands");
+            }
+            Some(Place::House(h)) if Some(h) != mv.to().house() => {
+                if into_water(mv, entry.flags.ends) {
+                    text.push_str(&format!(": it fell into the water and is reborn on {h}"));
+                } else {
+                    text.push_str(&format!(", ending on {h}"));
+                }
+            }
+            _ => {}
+        }
+        text.push_str(&again);
+        text.push('.');
+        text
+    }
+
+    fn how_to(variant: &Variant) -> Vec<RuleLine> {
+        let start = Senet::board(variant, &Position::start(variant, Side::Light));
+        let houses = |side: Side| {
+            let on: Vec<String> = start
+                .pieces
+                .iter()
+                .filter(|p| p.side == side)
+                .map(|p| p.square.clone())
+                .collect();
+            listed(&on)
+        };
+        let pieces = variant.pieces.count();
+        let protect = if variant.protect == Protect::Ends {
+            "the first and last piece of two or more in a row are protected"
+        } else {
+            "two or more of a side's pieces in a row protect each other"
+        };
+        let block = if variant.blockade == Blockade::Two {
+            "two"
+        } else {
+            "three"
+        };
+        let reach = if variant.reach26 == Reach26::From25 {
+            "by the exact throw, or from 25 on any throw"
+        } else {
+            "by the exact throw"
+        };
+        let on26 = if variant.on26 == On26::Again {
+            " Reaching 26 earns one more throw, for that piece."
+        } else {
+            ""
+        };
+        let water = if variant.water == Water::Stand {
+            "From 26 a throw of 1 goes into the water (27), and so does a move to a taken 28, 29 or 30: the piece stands there until a later 1, 2 or 3 sends it to be reborn on 15, or a 4 bears it off."
+        } else {
+            "From 26 a throw of 1 falls into the water (27): the piece is reborn on 15, or the first free house before it."
+        };
+        let thirty = if variant.off30 == Off30::Any {
+            "30 on any throw"
+        } else {
+            "30 on exactly 1"
+        };
+        vec![
+            RuleLine::new(
+                "Goal",
+                format!(
+                    "Bear all {pieces} of your pieces off the board before the other side does."
+                ),
+            ),
+            RuleLine::new(
+                "Sticks",
+                "Four sticks, light on one face: a throw counts the light faces up, 1 to 4, and none up counts 5. A throw of 1, 4 or 5 throws again.",
+            ),
+            RuleLine::new(
+                "Start",
+                format!(
+                    "The pieces start on the first houses: light on {}, dark on {}.",
+                    houses(Side::Light),
+                    houses(Side::Dark)
+                ),
+            ),
+            RuleLine::new(
+                "Route",
+                "Both sides run the same track in an S: 1 to 10 left to right, 11 to 20 back right to left, 21 to 30 left to right, then off.",
+            ),
+            RuleLine::new(
+                "Moving",
+                "Each throw moves one piece that many houses forward. Only when no piece can move forward may one before 26 move back instead; with no move at all the turn is lost.",
+            ),
+            RuleLine::new(
+                "Swaps",
+                format!(
+                    "Landing on a lone enemy piece swaps the two: it goes to the house the mover left. But {protect}, and {block} in a row block: no enemy passes them."
+                ),
+            ),
+            RuleLine::new(
+                "House 26",
+                format!(
+                    "No piece passes the house of happiness (26) without standing on it, and it is reached {reach}.{on26}"
+                ),
+            ),
+            RuleLine::new("The water", water),
+            RuleLine::new(
+                "Bearing off",
+                format!(
+                    "From 26 a 5 bears a piece off; from 28 on exactly 3, from 29 on exactly 2, from {thirty}."
+                ),
+            ),
+            RuleLine::new("First throw", "Light throws first."),
+        ]
+    }
+
+    fn legend(variant: &Variant) -> Vec<LegendEntry> {
+        let entry =
+            |house: House, kind: SquareKind, name: &'static str, about: String| LegendEntry {
+                kind,
+                squares: vec![house.to_string()],
+                name,
+                about,
+            };
+        let water = if variant.water == Water::Stand {
+            "a piece stands here until a later throw takes it on"
+        } else {
+            "a piece that falls in is reborn on 15 at once"
+        };
+        let thirty = if variant.off30 == Off30::Any {
+            "Bears off on any throw."
+        } else {
+            "Bears off on exactly 1."
+        };
+        vec![
+            entry(
+                House::REBIRTH,
+                SquareKind::Rebirth,
+                "the house of rebirth",
+                "Where a piece from the water is reborn (or the first free house before it)."
+                    .to_owned(),
+            ),
+            entry(
+                House::HAPPINESS,
+                SquareKind::Happiness,
+                "the house of happiness",
+                "Every piece must stand here before going on; from here a 5 bears off.".to_owned(),
+            ),
+            entry(
+                House::WATER,
+                SquareKind::Water,
+                "the water",
+                format!("The water: {water}."),
+            ),
+            entry(
+                House::THREE_TRUTHS,
+                SquareKind::ThreeTruths,
+                "the house of three truths",
+                "Bears off on exactly 3.".to_owned(),
+            ),
+            entry(
+                House::RE_ATOUM,
+                SquareKind::ReAtoum,
+                "the house of Re-Atoum",
+                "Bears off on exactly 2.".to_owned(),
+            ),
+            entry(
+                House::HORUS,
+                SquareKind::Horus,
+                "the house of Horus",
+                thirty.to_owned(),
+            ),
+        ]
     }
 
     fn throw_notes(_variant: &Variant, faces: Option<Faces>, roll: u8) -> Vec<String> {

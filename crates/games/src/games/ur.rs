@@ -12,11 +12,12 @@ use ur_solve::{PerfectBot, Table, WinChances as _};
 
 use crate::catalogue::{Field, LevelNote, Preset};
 use crate::encode::put;
+use crate::teach::listed;
 use crate::words::{DiceKind, Words, number_word};
 use crate::{
-    BadPosition, Board, BoardRow, Counts, Did, Inconsistent, Kind, LegalMove, LevelWord, Mark,
-    MarkKind, PieceView, PlaceView, Race, RaceGame, RulesBoard, Sides, SquareKind, SquareView,
-    Tables, ThoughtView, Worth,
+    BadPosition, Board, BoardRow, Counts, Did, Inconsistent, Kind, Landing, LegalMove, LegendEntry,
+    LevelWord, Mark, MarkKind, PieceView, PlaceView, Race, RaceGame, RuleLine, RulesBoard, Sides,
+    SquareKind, SquareView, Tables, ThoughtView, Voice, Worth,
 };
 
 /// A legal Royal Game of Ur move as `race moves --json` gives it.
@@ -169,6 +170,8 @@ impl RaceGame for Ur {
         home: "home",
     };
 
+    const ABOUT: &'static str = "Seven pieces race over twenty squares. Rosettes throw again; landing on an enemy sends it back.";
+
     type Solved = PerfectBot<Table>;
     type MoveView = UrMoveView;
 
@@ -199,6 +202,7 @@ impl RaceGame for Ur {
     }
 
     fn legal_moves(variant: &Variant, position: &Position, roll: u8) -> Vec<LegalMove<Ur>> {
+        let route = variant.path();
         position
             .move_infos(variant, roll)
             .map(|info| LegalMove {
@@ -220,6 +224,25 @@ impl RaceGame for Ur {
                 .filter(|&(applies, _)| applies)
                 .map(|(_, note)| note.to_owned())
                 .collect(),
+                path: (info.from_step() + 1..=info.to_step())
+                    .map(|step| {
+                        route
+                            .square(info.side(), step)
+                            .map_or_else(|| "home".to_owned(), |sq| sq.name().to_owned())
+                    })
+                    .collect(),
+                lands: [
+                    (info.from() == Place::Hand, Landing::Enter),
+                    (info.captures(), Landing::Capture),
+                    (info.rosette(), Landing::Rosette),
+                    (info.home(), Landing::Home),
+                    (variant.throws_again(info.flags()), Landing::Again),
+                ]
+                .into_iter()
+                .filter(|&(applies, _)| applies)
+                .map(|(_, landing)| landing)
+                .collect(),
+                ends: None,
             })
             .collect()
     }
@@ -289,6 +312,166 @@ impl RaceGame for Ur {
         }
         text.push('.');
         text
+    }
+
+    fn say(variant: &Variant, entry: &LogEntry<Ur>, voice: Voice) -> String {
+        let who = voice.who();
+        let worth: String = Ur::throw_notes(variant, entry.faces, entry.roll)
+            .iter()
+            .map(|note| format!(" ({note})"))
+            .collect();
+        let roll = entry.roll;
+        let Some(mv) = entry.mv else {
+            return if roll == 0 {
+                format!(
+                    "{who} threw nothing: a throw of nothing moves no piece, so the turn is lost."
+                )
+            } else {
+                format!("{who} threw {roll}{worth}: no piece can move {roll}, so the turn is lost.")
+            };
+        };
+        let mut text = match (mv.from(), mv.to()) {
+            (Place::Hand, to) => format!(
+                "{who} threw {roll}{worth} and entered a piece on {}",
+                place_words(to)
+            ),
+            (from, Place::Home) => {
+                format!(
+                    "{who} threw {roll}{worth} and brought the piece on {} home",
+                    place_words(from)
+                )
+            }
+            (from, to) => format!(
+                "{who} threw {roll}{worth} and moved {} to {}",
+                place_words(from),
+                place_words(to)
+            ),
+        };
+        if entry.flags.rosette {
+            text.push_str(", a rosette");
+        }
+        if entry.flags.captures {
+            text.push_str(&format!(
+                ", taking {} there: it goes back to {}",
+                voice.their_piece(),
+                voice.their_hand()
+            ));
+        }
+        if variant.throws_again(entry.flags) {
+            text.push_str(&format!("; {}", voice.throws_again()));
+        }
+        text.push('.');
+        text
+    }
+
+    fn how_to(variant: &Variant) -> Vec<RuleLine> {
+        let dice = variant.dice();
+        let path = variant.path();
+        let steps = path.len();
+        let pieces = variant.pieces();
+        let zero = match variant.zero_rolls() {
+            0 => "a throw of nothing loses the turn".to_owned(),
+            n => format!("a throw of nothing counts {n}"),
+        };
+        let route = |side: Side| {
+            let names: Vec<String> = path
+                .squares(side)
+                .into_iter()
+                .map(|sq| sq.name().to_owned())
+                .collect();
+            names.join(" ")
+        };
+        let rosettes: Vec<String> = variant
+            .board()
+            .rosettes()
+            .into_iter()
+            .map(|sq| sq.name().to_owned())
+            .collect();
+        let again = match (variant.rosette_again(), variant.capture_again()) {
+            (true, true) => "Landing on a rosette or capturing throws again.",
+            (true, false) => "Landing on a rosette throws again.",
+            (false, true) => "Capturing throws again.",
+            (false, false) => "Nothing throws again.",
+        };
+        vec![
+            RuleLine::new(
+                "Goal",
+                format!(
+                    "Bring all {pieces} of your pieces along your route and home before the other side does."
+                ),
+            ),
+            RuleLine::new(
+                "Dice",
+                format!(
+                    "{dice} four-sided dice, each with two of its four tips marked: a throw counts the marked tips that point up, 0 to {dice}; {zero}."
+                ),
+            ),
+            RuleLine::new(
+                "Moving",
+                format!(
+                    "Each throw moves one piece exactly that many squares along its route, onto an empty square or one an enemy piece holds, never onto your own. A piece enters from your hand onto the route's first squares: a throw of 1 puts it on the first. {again}"
+                ),
+            ),
+            RuleLine::new(
+                "Route",
+                format!(
+                    "Each side's route is {steps} squares, then home. Light: {}. Dark: {}. The squares both routes share are where pieces meet.",
+                    route(Side::Light),
+                    route(Side::Dark)
+                ),
+            ),
+            RuleLine::new(
+                "Captures",
+                "Landing on a square an enemy piece holds captures it: it goes back to its owner's hand, to start again.",
+            ),
+            RuleLine::new(
+                "Rosettes",
+                format!(
+                    "The rosettes are {}. {}",
+                    listed(&rosettes),
+                    if variant.safe_rosettes() {
+                        "A piece on a rosette is safe: no enemy may land on it."
+                    } else {
+                        "A piece on a rosette is not safe: an enemy landing there captures it."
+                    }
+                ),
+            ),
+            RuleLine::new(
+                "Home",
+                format!(
+                    "A piece goes home by the exact throw that takes it one step past its route's last square ({} for light).",
+                    path.square(Side::Light, steps).map_or("", Square::name)
+                ),
+            ),
+            RuleLine::new(
+                "First throw",
+                "Before the game each side throws the dice once: the side with more marked tips up throws first, and a tie throws again.",
+            ),
+        ]
+    }
+
+    fn legend(variant: &Variant) -> Vec<LegendEntry> {
+        let again = if variant.rosette_again() {
+            "landing on one throws again"
+        } else {
+            "landing on one does not throw again"
+        };
+        let safe = if variant.safe_rosettes() {
+            "a piece on it is safe"
+        } else {
+            "a piece on it can be captured"
+        };
+        vec![LegendEntry {
+            kind: SquareKind::Rosette,
+            squares: variant
+                .board()
+                .rosettes()
+                .into_iter()
+                .map(|sq| sq.name().to_owned())
+                .collect(),
+            name: "rosette",
+            about: format!("A rosette: {again}; {safe}."),
+        }]
     }
 
     /// A throw of no marks is worth what the rules say (nothing is said
