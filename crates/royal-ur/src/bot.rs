@@ -22,8 +22,10 @@ pub struct Weights {
     pub exposed: i64,
     /// Bonus for pieces held on shared rosettes.
     pub rosette: i64,
-    /// Penalty for pieces still in hand.
+    /// Penalty for pieces still in hand (a bonus when negative).
     pub entry: i64,
+    /// Bonus for pieces home, beyond the steps they have come.
+    pub home: i64,
 }
 
 /// One level of a ladder: greedy, or a search to a depth with weights.
@@ -45,16 +47,26 @@ pub enum Rung {
 /// The rung of `level` (1..4) on `path`'s ladder. The reference has two
 /// ladders, one for each of its routes (bell's path, short, and masters',
 /// long); aseb's path, whose shared lane both sides reach at the same
-/// steps as on bell's, takes bell's weights, and murray's and skiriuk's,
-/// which begin as masters' path does, take masters' (the two compared, and
-/// the ladder's figures under blitz and aseb, in `docs/royal-ur-stats.md`).
+/// steps as on bell's, takes bell's weights (the two compared, and the
+/// ladder's figures under blitz and aseb, in `docs/royal-ur-stats.md`).
 ///
-/// | level | bell (finkel) | masters, murray, skiriuk | aseb |
+/// Murray's and skiriuk's paths, which visit squares twice, have weights
+/// of their own, {exposed 16, entry −96, home 512}: a piece in hand is
+/// worth six steps and a piece home 32 steps more than its path. On these
+/// paths a side's last squares are the other side's first, so a piece in
+/// hand threatens the enemy's pieces nearest home, and a piece on the
+/// last safe rosette is worth less than its steps while the enemy holds
+/// pieces in hand. With masters' weights, which count neither, the search
+/// parks its leading pieces on the safe rosettes and moves the others
+/// round, where they are captured over and over: its games ran to
+/// thousands of plies (figures in `docs/royal-ur-stats.md`).
+///
+/// | level | bell (finkel), aseb | masters | murray, skiriuk |
 /// |---|---|---|---|
 /// | 1 | greedy | greedy | greedy |
-/// | 2 | depth 2, {exposed 16, rosette 16, entry 8} | depth 2, {exposed 16} | depth 2, {exposed 16, rosette 16, entry 8} |
-/// | 3 | depth 3, same weights | depth 3, {exposed 16} | depth 3, same weights |
-/// | 4 | depth 4, same weights | depth 4, {exposed 16} | depth 4, same weights |
+/// | 2 | depth 2, {exposed 16, rosette 16, entry 8} | depth 2, {exposed 16} | depth 2, {exposed 16, entry −96, home 512} |
+/// | 3 | depth 3, same weights | depth 3, same weights | depth 3, same weights |
+/// | 4 | depth 4, same weights | depth 4, same weights | depth 4, same weights |
 ///
 /// # Errors
 ///
@@ -65,11 +77,19 @@ pub fn rung(level: u8, path: Path) -> Result<Rung, BotError> {
             exposed: 16,
             rosette: 16,
             entry: 8,
+            home: 0,
         },
-        Path::Masters | Path::Murray | Path::Skiriuk => Weights {
+        Path::Masters => Weights {
             exposed: 16,
             rosette: 0,
             entry: 0,
+            home: 0,
+        },
+        Path::Murray | Path::Skiriuk => Weights {
+            exposed: 16,
+            rosette: 0,
+            entry: -96,
+            home: 512,
         },
     };
     match level {
@@ -137,10 +157,12 @@ fn step_sum(mut steps: u32) -> i64 {
 ///   square (two on the squares murray's and skiriuk's paths visit twice);
 /// * `v += rosette × (held(side) − held(other))`, held = pieces on shared
 ///   rosettes;
-/// * `v −= entry × (hand(side) − hand(other))`.
+/// * `v −= entry × (hand(side) − hand(other))`;
+/// * `v += home × (home(side) − home(other))`.
 ///
 /// Under the reference's rule sets (at most 4 a roll, no square visited
-/// twice) this is the reference's evaluation, term by term.
+/// twice) and with `home` 0, as their ladders have it, this is the
+/// reference's evaluation, term by term.
 #[must_use]
 pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &Weights) -> i64 {
     let path = variant.path();
@@ -161,6 +183,10 @@ pub fn evaluate(variant: &Variant, position: &Position, side: Side, weights: &We
     }
     if weights.entry != 0 {
         v -= weights.entry * (i64::from(position.hand(side)) - i64::from(position.hand(other)));
+    }
+    if weights.home != 0 {
+        let home = |s: Side| i64::from(position.home(s, variant));
+        v += weights.home * (home(side) - home(other));
     }
     v
 }
