@@ -299,15 +299,27 @@ async fn play(
     Ok(json(StatusCode::OK, state))
 }
 
+/// What a seat's action that takes no body checks first, in the contract's
+/// order: the body empty, then the token; the seat is then marked as seen.
+fn seat_action(
+    app: &App,
+    slot: &Arc<Slot>,
+    bearer: Bearer,
+    body: &[u8],
+) -> Result<secret::TokenHash, ApiError> {
+    wire::parse_empty(body).map_err(|e| ApiError::bad_request(e.0))?;
+    let token = bearer.hash()?;
+    app.hub.seen(slot, &token);
+    Ok(token)
+}
+
 async fn resign(
     State(app): State<App>,
     GameSlot(slot): GameSlot,
     bearer: Bearer,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let token = bearer.hash()?;
-    app.hub.seen(&slot, &token);
+    let token = seat_action(&app, &slot, bearer, &body)?;
     let state = app.hub.resign(slot, token).await?;
     Ok(json(StatusCode::OK, state))
 }
@@ -365,9 +377,7 @@ async fn rematch(
     bearer: Bearer,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let token = bearer.hash()?;
-    app.hub.seen(&slot, &token);
+    let token = seat_action(&app, &slot, bearer, &body)?;
     let state = app.hub.rematch(slot, token).await?;
     Ok(json(StatusCode::OK, state))
 }
@@ -378,9 +388,7 @@ async fn unrematch(
     bearer: Bearer,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    wire::parse_empty(&body).map_err(|e| ApiError::bad_request(e.0))?;
-    let token = bearer.hash()?;
-    app.hub.seen(&slot, &token);
+    let token = seat_action(&app, &slot, bearer, &body)?;
     let state = app.hub.unrematch(slot, token).await?;
     Ok(json(StatusCode::OK, state))
 }
