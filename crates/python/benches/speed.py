@@ -3,9 +3,9 @@
     python crates/python/benches/speed.py [--seconds 3] [--peers [--gym-senet DIR]]
 
 * batched: `race_games.vector.Ur(n, "finkel")` and `vector.Senet(n)`
-  stepped with random legal actions drawn in numpy from the action masks
-  (see `RandomLegal`; a step is one move chosen, lost turns settled
-  inside), in steps a second over all games;
+  stepped with random legal actions drawn in numpy from the batch's flat
+  lists of legal actions (see `RandomLegal`; a step is one move chosen,
+  lost turns settled inside), in steps a second over all games;
 * aec: the PettingZoo AEC loop (`agent_iter`, `last`, `step`) of one game
   with random legal actions, in steps a second;
 * gym: `UrEnv` against the level-1 bot, in agent steps a second;
@@ -19,6 +19,10 @@ PyPI) under finkel, OpenSpiel's backgammon (`open_spiel`), and gym-senet's
 Senet under kendall (not on PyPI: `--gym-senet` names a checkout of its
 repository). A peer that cannot be imported is skipped with a message.
 
+Each figure is given a second of wall-clock time and a second of the
+process's CPU time (the two differ when other work shares the cores), and
+the load average is printed before and after.
+
 Run it with the package built in release mode (`maturin develop -r`).
 """
 
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 import os
 
-# One core: numpy's BLAS (the sampler's one dot product) runs no threads.
+# One core: numpy's BLAS runs no threads of its own.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -38,7 +42,7 @@ import sys
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,91 +53,63 @@ from race_games import pettingzoo as rpz
 from race_games import vector as rvec
 
 
-def timed(run: Callable[[], int], seconds: float) -> Tuple[int, float]:
+class Rate(NamedTuple):
+    """Steps a second of wall-clock time and of the process's CPU time."""
+
+    wall: float
+    cpu: float
+
+
+def timed(run: Callable[[], int], seconds: float) -> Rate:
     """Calls `run` (which returns the steps it made) until `seconds` pass."""
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         steps += run()
-    return steps, time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return Rate(steps / wall, steps / max(cpu, 1e-9))
 
 
 class RandomLegal:
-    """Uniformly random legal actions for a batch's masks, drawn in numpy
-    into buffers kept between calls.
-
-    With at most 16 actions (the Royal Game of Ur's 15 under finkel) a
-    row's mask is read as a number, `code`, and a table made once holds
-    for each code its legal actions in order and their count `k`: a draw
-    `u` in [0, 1) picks the `floor(u * k)`-th, one random number a game.
-    With more (Senet's 30) each legal action gets a random key in (0, 1],
-    the others 0, and the largest key wins: `argmax` of independent
-    uniform keys over the legal ones.
+    """Uniformly random legal actions for a batch, drawn in numpy from its
+    flat lists of legal actions (`Batch.legal_actions`) into buffers kept
+    between calls: a draw `u` in [0, 1) a game picks the `floor(u * k)`-th
+    of its `k` legal actions, one random number a game and no pass over
+    the masks. A finished game's `k` is 0; any action does for it.
     """
 
-    TABLE_BITS = 16
-
-    def __init__(self, n: int, actions: int, rng: np.random.Generator) -> None:
-        self.rng, self.actions = rng, actions
+    def __init__(self, n: int, rng: np.random.Generator) -> None:
+        self.rng = rng
         self.out = np.empty(n, np.int64)
-        self.table: Optional[npt.NDArray[np.int8]] = None
-        if actions <= self.TABLE_BITS:
-            codes = np.arange(1 << actions)
-            bits = (codes[:, None] >> np.arange(actions)) & 1 == 1
-            # Row `code`: its legal actions first, ascending; int8 keeps
-            # the table (half a megabyte under finkel) out of the games' way.
-            order = np.argsort(~bits, axis=1, kind="stable")
-            self.table = order.astype(np.int8).ravel()
-            self.picked = np.empty(n, np.int8)
-            self.count = bits.sum(axis=1).astype(np.float64)
-            self.weights = (1 << np.arange(actions)).astype(np.float32)
-            self.as_float = np.empty((n, actions), np.float32)
-            self.code_f = np.empty(n, np.float32)
-            self.code = np.empty(n, np.intp)
-            self.draw = np.empty(n, np.float64)
-            self.k = np.empty(n, np.float64)
-            self.pick = np.empty(n, np.intp)
-        else:
-            self.keys = np.empty((n, actions), np.float64)
+        self.draw = np.empty(n, np.float64)
+        self.pick = np.empty(n, np.int64)
 
-    def __call__(self, mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-        if self.table is None:
-            self.rng.random(out=self.keys)
-            # In (0, 1] for a legal action, so that one always wins.
-            np.subtract(1.0, self.keys, out=self.keys)
-            np.multiply(self.keys, mask, out=self.keys)
-            return self.keys.argmax(axis=1, out=self.out)
-        np.copyto(self.as_float, mask)
-        np.dot(self.as_float, self.weights, out=self.code_f)
-        np.copyto(self.code, self.code_f, casting="unsafe")
+    def __call__(self, batch: rvec.Batch) -> npt.NDArray[np.int64]:
+        actions, starts, counts = batch.legal_actions()
         self.rng.random(out=self.draw)
-        self.count.take(self.code, out=self.k)
-        np.multiply(self.draw, self.k, out=self.draw)
+        np.multiply(self.draw, counts, out=self.draw)
         np.copyto(self.pick, self.draw, casting="unsafe")
-        np.multiply(self.code, self.actions, out=self.code)
-        np.add(self.pick, self.code, out=self.pick)
-        self.table.take(self.pick, out=self.picked)
-        np.copyto(self.out, self.picked)
+        np.add(self.pick, starts, out=self.pick)
+        actions.take(self.pick, out=self.out)
         return self.out
 
 
-def batched(game: str, n: int, seconds: float, sample: bool = True) -> float:
+def batched(game: str, n: int, seconds: float, sample: bool = True) -> Rate:
     batch = rvec.Ur(n, "finkel", seed="bench") if game == "ur" else rvec.Senet(n, seed="bench")
-    choose = RandomLegal(n, batch.action_count, np.random.default_rng(0))
+    choose = RandomLegal(n, np.random.default_rng(0))
     _, mask, _ = batch.reset()
     first = np.zeros(n, np.int64)
 
     def run() -> int:
         nonlocal mask
         # Random legal actions, or the first legal one: no sampling cost.
-        actions = choose(mask) if sample else mask.argmax(axis=1, out=first)
+        actions = choose(batch) if sample else mask.argmax(axis=1, out=first)
         _, mask, _, _, _ = batch.step(actions)
         return n
 
-    steps, took = timed(run, seconds)
-    return steps / took
+    return timed(run, seconds)
 
 
-def aec(seconds: float) -> float:
+def aec(seconds: float) -> Rate:
     env = rpz.env(game="ur", rules="finkel")
     rng = np.random.default_rng(0)
     seed = [0]
@@ -152,11 +128,10 @@ def aec(seconds: float) -> float:
             steps += 1
         return steps
 
-    steps, took = timed(run, seconds)
-    return steps / took
+    return timed(run, seconds)
 
 
-def gym_env(seconds: float) -> float:
+def gym_env(seconds: float) -> Rate:
     env = rgym.UrEnv(level=1)
     rng = np.random.default_rng(0)
     seed = [0]
@@ -171,11 +146,10 @@ def gym_env(seconds: float) -> float:
             steps += 1
         return steps
 
-    steps, took = timed(run, seconds)
-    return steps / took
+    return timed(run, seconds)
 
 
-def spiel_state(seconds: float) -> float:
+def spiel_state(seconds: float) -> Rate:
     rng = np.random.default_rng(0)
 
     def run() -> int:
@@ -191,25 +165,25 @@ def spiel_state(seconds: float) -> float:
             steps += 1
         return steps
 
-    steps, took = timed(run, seconds)
-    return steps / took
+    return timed(run, seconds)
 
 
 # The peers: each returns (moves, games) a second, a move being one chosen
 # by the player (a turn with no move is not counted), or None when the
 # library is missing.
 
-Peer = Optional[Tuple[float, float]]
+Peer = Optional[Tuple[Rate, Rate]]
 
 
-def games_timed(play: Callable[[], int], seconds: float) -> Tuple[float, float]:
-    """Plays whole games with `play` (which returns its moves) for `seconds`."""
-    games, moves, start = 0, 0, time.perf_counter()
+def games_timed(play: Callable[[], int], seconds: float) -> Tuple[Rate, Rate]:
+    """Plays whole games with `play` (which returns its moves) for
+    `seconds`: (moves, games) a second."""
+    games, moves, start, cpu = 0, 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         moves += play()
         games += 1
-    took = time.perf_counter() - start
-    return moves / took, games / took
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return Rate(moves / wall, moves / cpu), Rate(games / wall, games / cpu)
 
 
 def missing(what: str, why: Exception) -> None:
@@ -300,19 +274,25 @@ def main() -> None:
     parser.add_argument("--gym-senet", type=Path, help="a checkout of gym-senet, for --peers")
     args = parser.parse_args()
     s, n = args.seconds, args.n
-    ours: Dict[str, float] = {}
+    ours: Dict[str, Rate] = {}
 
-    def show(key: str, what: str, rate: float, unit: str = "steps/s") -> None:
+    def load() -> str:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+    print(f"{load()}; figures a second of wall-clock time and of CPU time")
+
+    def show(key: str, what: str, rate: Rate, unit: str = "steps") -> None:
         ours[key] = rate
-        print(f"{what:<56} {rate:>12,.0f} {unit}")
+        print(f"{what:<56} {rate.wall:>12,.0f} {unit}/s {rate.cpu:>12,.0f} {unit}/CPU-s")
 
     show("ur", f"batched Ur finkel, n={n}, random legal actions", batched("ur", n, s))
     show("ur first", f"batched Ur finkel, n={n}, first legal action", batched("ur", n, s, False))
     show("senet", f"batched Senet kendall, n={n}, random legal actions", batched("senet", n, s))
     show("aec", "PettingZoo AEC loop, Ur finkel, random legal actions", aec(s))
-    show("gym", "Gymnasium UrEnv vs level-1 bot, random legal actions", gym_env(s), "agent steps/s")
-    show("state", "OpenSpiel-shaped State, Ur finkel, random play", spiel_state(s), "actions/s")
+    show("gym", "Gymnasium UrEnv vs level-1 bot, random legal actions", gym_env(s), "agent steps")
+    show("state", "OpenSpiel-shaped State, Ur finkel, random play", spiel_state(s), "actions")
     if not args.peers:
+        print(load())
         return
     peers: List[Tuple[str, Peer, List[str]]] = [
         ("RoyalUr-Python, finkel", royalur(s), ["ur", "aec"]),
@@ -323,8 +303,12 @@ def main() -> None:
         if figures is None:
             continue
         moves, games = figures
-        ratios = ", ".join(f"{key} {ours[key] / moves:,.1f}x" for key in against)
-        print(f"{name:<30} {moves:>10,.0f} moves/s {games:>7,.1f} games/s   ours: {ratios}")
+        ratios = ", ".join(f"{key} {ours[key].cpu / moves.cpu:,.1f}x" for key in against)
+        print(
+            f"{name:<30} {moves.wall:>10,.0f} moves/s {moves.cpu:>10,.0f} moves/CPU-s"
+            f" {games.cpu:>7,.1f} games/CPU-s   ours (CPU): {ratios}"
+        )
+    print(load())
 
 
 if __name__ == "__main__":

@@ -9,11 +9,11 @@
 //! autoreset): that call ignores the slot's action, returns the new game's
 //! first observation with reward 0 and counts it as the slot's next game.
 
-use dice_core::{Game, Lean, Seed, Side};
+use dice_core::{Game, Lean, MOVES_MAX, Seed, Side};
 use numpy::{PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use race_games::{Kind, RaceGame, action_mask, move_for_action};
-use royal_ur::Ur;
+use race_games::{Kind, RaceGame};
+use royal_ur::{CELLS, Ur};
 use senet::Senet;
 
 use crate::game::{PyGame, Wrap};
@@ -36,7 +36,7 @@ const ACTIONS_MAX: usize = 64;
 
 /// The games of a batch.
 #[derive(Clone, Debug)]
-struct Games<G: RaceGame> {
+struct Games<G: Observe> {
     variant: G::Variant,
     seed: String,
     slots: Vec<Slot<G>>,
@@ -44,20 +44,130 @@ struct Games<G: RaceGame> {
     /// action `a` (none once its game is over): what a call checks its
     /// actions against before any game moves, without reading the games.
     legal: Vec<u64>,
+    /// Slot `i`'s moves by action: nibble `r` is the place in the game's
+    /// list of legal moves of the move of its `r`-th legal action (from
+    /// the lowest), so that a step finds an action's move without
+    /// working out the action of each legal move again.
+    order: Vec<u64>,
+    /// What [`Observe::observe_row`] reads under the batch's rules.
+    table: G::Table,
+}
+
+/// How a batch writes a game's observation: exactly the numbers
+/// [`RaceGame::observe`] writes, from a table of the rules made once.
+pub(crate) trait Observe: RaceGame {
+    /// What the rules fix about the observation.
+    type Table: Clone + std::fmt::Debug + Send;
+
+    /// The table of these rules.
+    fn table(variant: &Self::Variant) -> Self::Table;
+
+    /// Writes the observation of `position` with `roll` in hand into
+    /// `out`, a row of [`RaceGame::observation_len`] numbers.
+    fn observe_row(
+        table: &Self::Table,
+        variant: &Self::Variant,
+        position: &Self::Position,
+        roll: Option<u8>,
+        out: &mut [f32],
+    );
+}
+
+/// Senet's observation is the game layer's own.
+impl Observe for Senet {
+    type Table = ();
+
+    fn table(_variant: &senet::Variant) {}
+
+    fn observe_row(
+        (): &(),
+        variant: &senet::Variant,
+        position: &senet::Position,
+        roll: Option<u8>,
+        out: &mut [f32],
+    ) {
+        Senet::observe(variant, position, roll, out);
+    }
+}
+
+/// What the Royal Game of Ur's observation needs of its rules: the bit of
+/// each observation cell's square in a position's masks, in cell order,
+/// and the divisors of the counts and the roll.
+#[derive(Clone, Debug)]
+pub(crate) struct UrTable {
+    cells: [u32; CELLS],
+    pieces: f32,
+    top: f32,
+}
+
+/// The Royal Game of Ur's observation written straight from the
+/// position's masks: each cell's number is a test of its square's bit,
+/// which compiles to a few vector instructions for four cells at once.
+impl Observe for Ur {
+    type Table = UrTable;
+
+    fn table(variant: &royal_ur::Variant) -> UrTable {
+        UrTable {
+            cells: variant.board().squares().map(|sq| 1 << sq.cell()),
+            pieces: f32::from(variant.pieces().max(1)),
+            top: f32::from(variant.max_roll().max(1)),
+        }
+    }
+
+    fn observe_row(
+        table: &UrTable,
+        variant: &royal_ur::Variant,
+        position: &royal_ur::Position,
+        roll: Option<u8>,
+        out: &mut [f32],
+    ) {
+        let me = position.side();
+        let (mine, theirs) = (position.board_mask(me), position.board_mask(me.other()));
+        let masks = [mine, theirs, position.second_visit_mask() & (mine | theirs)];
+        let (planes, rest) = out.split_at_mut(out.len().min(3 * CELLS));
+        for (plane, mask) in planes.chunks_exact_mut(CELLS).zip(masks) {
+            for (x, &bit) in plane.iter_mut().zip(&table.cells) {
+                *x = if mask & bit == 0 { 0.0 } else { 1.0 };
+            }
+        }
+        let count = |n: u8| f32::from(n) / table.pieces;
+        let other = me.other();
+        let numbers = [
+            count(position.hand(me)),
+            count(position.home(me, variant)),
+            count(position.hand(other)),
+            count(position.home(other, variant)),
+            f32::from(roll.unwrap_or(0)) / table.top,
+            f32::from(u8::from(me == Side::Light)),
+        ];
+        for (x, value) in rest.iter_mut().zip(numbers) {
+            *x = value;
+        }
+    }
 }
 
 /// Why a batch could not be made or stepped.
 type Failure = (&'static str, String);
 
 /// The arrays one call fills, row `i` for slot `i`: the batch's buffers,
-/// every number of them written by each call.
+/// every number of them written by each call (of `legal`, the lists'
+/// numbers).
 struct Out<'a> {
     observations: &'a mut [f32],
     masks: &'a mut [bool],
     rewards: &'a mut [f32],
     terminated: &'a mut [bool],
     sides: &'a mut [i8],
+    /// Every slot's legal actions, ascending, one list after another.
+    legal: &'a mut [i64],
+    /// Where slot `i`'s list starts in `legal`.
+    starts: &'a mut [i64],
+    /// How long slot `i`'s list is (0 once its game is over).
+    counts: &'a mut [i64],
 }
+
+/// The most legal actions a slot lists: one a legal move.
+const LISTED_MAX: usize = MOVES_MAX;
 
 fn seed_of(seed: &str, slot: usize, episode: u64) -> Result<Seed, Failure> {
     Seed::new(format!("{seed}:{slot}:{episode}")).map_err(|e| ("seed", e.to_string()))
@@ -77,24 +187,63 @@ fn side_code(side: Option<Side>) -> i8 {
     side.map_or(-1, |s| s.index() as i8)
 }
 
-/// Writes `game`'s observation, action mask and side into its row, and
-/// gives its legal actions as bits.
-fn observe_one<G: RaceGame>(
-    variant: &G::Variant,
-    game: &Lean<G>,
-    obs: &mut [f32],
-    mask: &mut [bool],
-    side: &mut i8,
-) -> u64 {
-    G::observe(variant, game.position(), game.roll(), obs);
-    action_mask::<G>(variant, game.position(), game.legal(), mask);
-    *side = side_code(game.side());
-    mask.iter()
-        .enumerate()
-        .fold(0, |bits, (a, &legal)| bits | (u64::from(legal) << a))
+/// One slot's row of the arrays a call fills.
+struct Row<'a> {
+    obs: &'a mut [f32],
+    mask: &'a mut [bool],
+    side: &'a mut i8,
+    /// The rest of the flat list of legal actions, this slot's first.
+    legal: &'a mut [i64],
+    start: &'a mut i64,
+    count: &'a mut i64,
 }
 
-impl<G: RaceGame> Games<G> {
+/// Writes `game`'s observation, action mask, side and list of legal
+/// actions into its row (the list at `at`, the next slot's list after
+/// it), and gives its legal actions as bits with their moves' places in
+/// the game's list (see [`Games::order`]).
+fn observe_one<G: Observe>(
+    table: &G::Table,
+    variant: &G::Variant,
+    game: &Lean<G>,
+    row: Row<'_>,
+    at: &mut usize,
+) -> (u64, u64) {
+    let position = game.position();
+    G::observe_row(table, variant, position, game.roll(), row.obs);
+    *row.side = side_code(game.side());
+    let mut actions = [0u8; MOVES_MAX];
+    let mut bits = 0u64;
+    let mut listed = 0;
+    for (a, &mv) in actions.iter_mut().zip(game.legal()) {
+        // Below the batch's action count, at most 64 (checked when made).
+        let action = G::action(variant, position, mv) as u8;
+        *a = action;
+        bits |= 1 << action;
+        listed += 1;
+    }
+    let mut order = 0u64;
+    for (place, &a) in actions.iter().take(listed).enumerate() {
+        let rank = (bits & ((1 << a) - 1)).count_ones();
+        order |= (place as u64) << (4 * rank);
+    }
+    for (a, m) in row.mask.iter_mut().enumerate() {
+        *m = bits >> a & 1 == 1;
+    }
+    *row.start = *at as i64;
+    // One action a legal move: a move is named by where it starts.
+    let count = bits.count_ones() as usize;
+    *row.count = count as i64;
+    let mut rest = bits;
+    for x in row.legal.iter_mut().take(count) {
+        *x = i64::from(rest.trailing_zeros());
+        rest &= rest.wrapping_sub(1);
+    }
+    *at += count;
+    (bits, order)
+}
+
+impl<G: Observe> Games<G> {
     fn new(variant: G::Variant, n: usize, seed: String) -> Result<Games<G>, Failure> {
         let actions = G::action_count(&variant);
         if actions > ACTIONS_MAX {
@@ -113,10 +262,12 @@ impl<G: RaceGame> Games<G> {
             })
             .collect::<Result<_, Failure>>()?;
         Ok(Games {
+            table: G::table(&variant),
             variant,
             seed,
             slots,
             legal: vec![0; n],
+            order: vec![0; n],
         })
     }
 
@@ -128,8 +279,14 @@ impl<G: RaceGame> Games<G> {
         G::action_count(&self.variant)
     }
 
-    /// Writes every slot's observation, mask and side into `out`, and
-    /// zero rewards and terminations.
+    /// How long the flat list of legal actions may grow: a list a slot,
+    /// each at most a legal move an action.
+    fn listed_len(&self) -> usize {
+        self.slots.len() * LISTED_MAX.min(self.action_count())
+    }
+
+    /// Writes every slot's observation, mask, side and legal actions into
+    /// `out`, and zero rewards and terminations.
     fn observe(&mut self, out: &mut Out<'_>) {
         out.rewards.fill(0.0);
         out.terminated.fill(false);
@@ -138,10 +295,25 @@ impl<G: RaceGame> Games<G> {
             .observations
             .chunks_exact_mut(obs_len.max(1))
             .zip(out.masks.chunks_exact_mut(actions.max(1)))
-            .zip(out.sides.iter_mut());
-        for ((slot, legal), ((obs, mask), side)) in self.slots.iter().zip(&mut self.legal).zip(rows)
+            .zip(out.sides.iter_mut())
+            .zip(out.starts.iter_mut().zip(out.counts.iter_mut()));
+        let mut at = 0;
+        for (((slot, legal), order), (((obs, mask), side), (start, count))) in self
+            .slots
+            .iter()
+            .zip(&mut self.legal)
+            .zip(&mut self.order)
+            .zip(rows)
         {
-            *legal = observe_one(&self.variant, &slot.game, obs, mask, side);
+            let row = Row {
+                obs,
+                mask,
+                side,
+                legal: out.legal.get_mut(at..).unwrap_or_default(),
+                start,
+                count,
+            };
+            (*legal, *order) = observe_one(&self.table, &self.variant, &slot.game, row, &mut at);
         }
     }
 
@@ -179,16 +351,20 @@ impl<G: RaceGame> Games<G> {
             .chunks_exact_mut(obs_len.max(1))
             .zip(out.masks.chunks_exact_mut(count.max(1)))
             .zip(out.sides.iter_mut())
-            .zip(out.rewards.iter_mut().zip(out.terminated.iter_mut()));
-        let variant = &self.variant;
-        for (i, (((slot, legal), &action), (((obs, mask), side), (reward, terminated)))) in self
+            .zip(out.rewards.iter_mut().zip(out.terminated.iter_mut()))
+            .zip(out.starts.iter_mut().zip(out.counts.iter_mut()));
+        let (variant, table) = (&self.variant, &self.table);
+        let mut at = 0;
+        for (i, ((((slot, legal), order), &action), row)) in self
             .slots
             .iter_mut()
             .zip(&mut self.legal)
+            .zip(&mut self.order)
             .zip(actions)
             .zip(rows)
             .enumerate()
         {
+            let ((((obs, mask), side), (reward, terminated)), (start, count)) = row;
             *reward = 0.0;
             *terminated = false;
             let g = &mut slot.game;
@@ -198,11 +374,11 @@ impl<G: RaceGame> Games<G> {
                 slot.moves.clear();
             } else {
                 let mover = g.side();
-                // The check found the action among the legal ones.
-                let found = usize::try_from(action)
-                    .ok()
-                    .and_then(|a| move_for_action::<G>(variant, g.position(), g.legal(), a));
-                if let Some(mv) = found {
+                // The check found the action among the legal ones: its
+                // rank among them names its move's place in the list.
+                let rank = (*legal & ((1u64 << action) - 1)).count_ones();
+                let place = (*order >> (4 * rank)) & 0xf;
+                if let Some(&mv) = g.legal().get(place as usize) {
                     g.play(mv);
                     slot.moves.push(mv);
                 }
@@ -216,7 +392,15 @@ impl<G: RaceGame> Games<G> {
                     };
                 }
             }
-            *legal = observe_one(variant, g, obs, mask, side);
+            let row = Row {
+                obs,
+                mask,
+                side,
+                legal: out.legal.get_mut(at..).unwrap_or_default(),
+                start,
+                count,
+            };
+            (*legal, *order) = observe_one(table, variant, g, row, &mut at);
         }
         Ok(())
     }
@@ -285,6 +469,9 @@ struct Buffers {
     rewards: Py<PyArray1<f32>>,
     terminated: Py<PyArray1<bool>>,
     sides: Py<PyArray1<i8>>,
+    legal: Py<PyArray1<i64>>,
+    starts: Py<PyArray1<i64>>,
+    counts: Py<PyArray1<i64>>,
 }
 
 fn failed(py: Python<'_>, (code, why): Failure) -> PyErr {
@@ -309,8 +496,11 @@ fn view<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
 }
 
 impl Buffers {
-    fn new(py: Python<'_>, n: usize, obs: usize, actions: usize) -> Buffers {
+    fn new(py: Python<'_>, n: usize, obs: usize, actions: usize, listed: usize) -> Buffers {
         Buffers {
+            legal: PyArray1::zeros(py, listed, false).unbind(),
+            starts: PyArray1::zeros(py, n, false).unbind(),
+            counts: PyArray1::zeros(py, n, false).unbind(),
             observations: PyArray2::zeros(py, [n, obs], false).unbind(),
             masks: PyArray2::zeros(py, [n, actions], false).unbind(),
             rewards: PyArray1::zeros(py, n, false).unbind(),
@@ -350,12 +540,30 @@ impl Buffers {
             .bind(py)
             .try_readwrite()
             .map_err(|e| internal(py, e))?;
+        let mut legal = self
+            .legal
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut starts = self
+            .starts
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
+        let mut counts = self
+            .counts
+            .bind(py)
+            .try_readwrite()
+            .map_err(|e| internal(py, e))?;
         let mut out = Out {
             observations: observations.as_slice_mut().map_err(|e| internal(py, e))?,
             masks: masks.as_slice_mut().map_err(|e| internal(py, e))?,
             rewards: rewards.as_slice_mut().map_err(|e| internal(py, e))?,
             terminated: terminated.as_slice_mut().map_err(|e| internal(py, e))?,
             sides: sides.as_slice_mut().map_err(|e| internal(py, e))?,
+            legal: legal.as_slice_mut().map_err(|e| internal(py, e))?,
+            starts: starts.as_slice_mut().map_err(|e| internal(py, e))?,
+            counts: counts.as_slice_mut().map_err(|e| internal(py, e))?,
         };
         Ok(py.detach(|| write(&mut out)))
     }
@@ -417,7 +625,8 @@ impl PyBatch {
             }
         }
         .map_err(|f| failed(py, f))?;
-        let buffers = on!(&games, b => Buffers::new(py, n, b.obs_len(), b.action_count()));
+        let buffers =
+            on!(&games, b => Buffers::new(py, n, b.obs_len(), b.action_count(), b.listed_len()));
         let mut batch = PyBatch { games, buffers };
         batch.observe(py)?;
         Ok(batch)
@@ -510,6 +719,34 @@ impl PyBatch {
         self.buffers
             .fill(py, |out| on!(games, b => b.observe(out)))?;
         self.buffers.views(py)
+    }
+
+    /// Every game's legal actions as the last call left them, in one flat
+    /// list: `(actions, starts, counts)`, int64 arrays, game `i`'s legal
+    /// actions being `actions[starts[i]:starts[i] + counts[i]]`, ascending
+    /// (`counts[i]` 0 once its game is over). `actions` is as long as the
+    /// lists can grow, and the numbers after the last list mean nothing.
+    /// So `actions[starts + floor(u * counts)]`, `u` uniform in [0, 1),
+    /// is a uniformly random legal action in every game, one number
+    /// drawn a game.
+    ///
+    /// Views of the batch's own arrays, written over in place by the next
+    /// `step`, `reset` or `observe`, as `step`'s are.
+    #[allow(clippy::type_complexity, reason = "the three arrays of the lists")]
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        let b = &self.buffers;
+        Ok((
+            view(py, &b.legal)?,
+            view(py, &b.starts)?,
+            view(py, &b.counts)?,
+        ))
     }
 
     /// Plays one action in each game (ignored in a game that ended on the

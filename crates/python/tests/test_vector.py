@@ -91,6 +91,43 @@ def test_a_batch_refuses_exactly_the_actions_its_masks_leave_out(game: str) -> N
         assert again.game_at(1) == single
 
 
+PRESETS = [(g["game"], p["name"]) for g in rg.catalogue()["games"] for p in g["named"]]
+
+
+@pytest.mark.parametrize("game,rules", PRESETS)
+def test_the_flat_lists_hold_each_game_s_legal_actions_under_every_preset(
+    game: str, rules: str
+) -> None:
+    n = 5
+    batch = rvec.Batch(game, n, rules, seed="lists")
+    rng = np.random.default_rng(7)
+    singles = [rg.Game(game, rules, seed=f"lists:{i}:0") for i in range(n)]
+    episode = [0] * n
+    obs, mask, _ = batch.reset()
+    over = 0
+    for _ in range(400):
+        actions, starts, counts = batch.legal_actions()
+        assert len(actions) >= int(starts[-1] + counts[-1])
+        for i, single in enumerate(singles):
+            listed = actions[starts[i] : starts[i] + counts[i]]
+            assert list(listed) == single.legal_actions()
+            assert list(listed) == list(np.flatnonzero(mask[i]))
+            assert np.array_equal(obs[i], single.observation())
+        # One uniform number a game picks from its list; a finished game's
+        # count is 0, and any action does for it.
+        picked = actions[starts + (rng.random(n) * counts).astype(np.int64)]
+        obs, mask, _, term, _ = batch.step(picked)
+        for i, single in enumerate(singles):
+            if single.over:
+                episode[i] += 1
+                singles[i] = rg.Game(game, rules, seed=f"lists:{i}:{episode[i]}")
+            else:
+                single.play_action(int(picked[i]))
+        over += int(term.sum())
+    assert list(batch.episodes()) == episode
+    assert over > 0, "some game ends, so that a new one starts in its slot"
+
+
 def test_a_finished_game_takes_any_action_and_starts_the_next() -> None:
     batch = rvec.Ur(2, rules="finkel2p", seed=3)
     _, mask, _ = batch.reset()
