@@ -169,6 +169,22 @@ struct Out<'a> {
 /// The most legal actions a slot lists: one a legal move.
 const LISTED_MAX: usize = MOVES_MAX;
 
+/// Bit `a` of each action `a`'s entry: a mask written from a slot's bits
+/// by a test of each, not a shift by each.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time; `a` runs below `ACTIONS_MAX`, the array's length"
+)]
+static BITS: [u64; ACTIONS_MAX] = {
+    let mut bits = [0; ACTIONS_MAX];
+    let mut a = 0;
+    while a < ACTIONS_MAX {
+        bits[a] = 1 << a;
+        a += 1;
+    }
+    bits
+};
+
 fn seed_of(seed: &str, slot: usize, episode: u64) -> Result<Seed, Failure> {
     Seed::new(format!("{seed}:{slot}:{episode}")).map_err(|e| ("seed", e.to_string()))
 }
@@ -212,34 +228,36 @@ fn observe_one<G: Observe>(
     let position = game.position();
     G::observe_row(table, variant, position, game.roll(), row.obs);
     *row.side = side_code(game.side());
-    let mut actions = [0u8; MOVES_MAX];
+    // Each action's move's place in the game's list of legal moves.
+    let mut place_of = [0u8; ACTIONS_MAX];
     let mut bits = 0u64;
-    let mut listed = 0;
-    for (a, &mv) in actions.iter_mut().zip(game.legal()) {
+    for (place, &mv) in game.legal().iter().enumerate() {
         // Below the batch's action count, at most 64 (checked when made).
-        let action = G::action(variant, position, mv) as u8;
-        *a = action;
+        let action = G::action(variant, position, mv);
+        if let Some(p) = place_of.get_mut(action) {
+            *p = place as u8;
+        }
         bits |= 1 << action;
-        listed += 1;
     }
-    let mut order = 0u64;
-    for (place, &a) in actions.iter().take(listed).enumerate() {
-        let rank = (bits & ((1 << a) - 1)).count_ones();
-        order |= (place as u64) << (4 * rank);
+    for (m, &bit) in row.mask.iter_mut().zip(&BITS) {
+        *m = bits & bit != 0;
     }
-    for (a, m) in row.mask.iter_mut().enumerate() {
-        *m = bits >> a & 1 == 1;
-    }
+    // The legal actions from the lowest, the `r`-th's place at nibble `r`.
     *row.start = *at as i64;
-    // One action a legal move: a move is named by where it starts.
-    let count = bits.count_ones() as usize;
-    *row.count = count as i64;
-    let mut rest = bits;
-    for x in row.legal.iter_mut().take(count) {
-        *x = i64::from(rest.trailing_zeros());
-        rest &= rest.wrapping_sub(1);
+    let (mut rest, mut order, mut rank) = (bits, 0u64, 0);
+    for x in row.legal.iter_mut() {
+        if rest == 0 {
+            break;
+        }
+        let action = rest.trailing_zeros();
+        *x = i64::from(action);
+        let place = place_of.get(action as usize).copied().unwrap_or_default();
+        order |= u64::from(place) << (4 * rank);
+        rest &= rest - 1;
+        rank += 1;
     }
-    *at += count;
+    *row.count = rank;
+    *at += rank as usize;
     (bits, order)
 }
 
@@ -376,7 +394,12 @@ impl<G: Observe> Games<G> {
                 let mover = g.side();
                 // The check found the action among the legal ones: its
                 // rank among them names its move's place in the list.
-                let rank = (*legal & ((1u64 << action) - 1)).count_ones();
+                let mut below = *legal & ((1u64 << action) - 1);
+                let mut rank = 0;
+                while below != 0 {
+                    below &= below - 1;
+                    rank += 1;
+                }
                 let place = (*order >> (4 * rank)) & 0xf;
                 if let Some(&mv) = g.legal().get(place as usize) {
                     g.play(mv);
