@@ -12,22 +12,58 @@
 use dice_core::{Game, Lean, MOVES_MAX, Seed, Side};
 use numpy::{PyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
-use race_games::{Kind, RaceGame};
+use race_games::{Kind, RaceGame, move_for_action};
 use royal_ur::{CELLS, Ur};
 use senet::Senet;
 
 use crate::game::{PyGame, Wrap};
 use crate::{Raise, kind};
 
-/// One slot: its game (lean: no log, no undo), the moves played in it (so
-/// that [`PyBatch::game_at`] can replay it as a full game) and which game
-/// of the slot it is. A slot whose game is over starts its next game on
-/// the next call.
+/// One slot: its game (lean: no log, no undo), the actions played in it
+/// (so that [`PyBatch::game_at`] can replay it as a full game) and which
+/// game of the slot it is. A slot whose game is over starts its next game
+/// on the next call.
 #[derive(Clone, Debug)]
 struct Slot<G: RaceGame> {
     game: Lean<G>,
-    moves: Vec<G::Move>,
+    played: Played,
     episode: u64,
+}
+
+/// How many of a slot's latest actions it holds in place.
+const RECENT: usize = 22;
+
+/// The actions played in a slot's game, oldest first: the latest few in
+/// the slot itself, the rest moved out `RECENT` at a time, so that a step
+/// writes into the slot it is reading rather than into memory of its own.
+#[derive(Clone, Debug, Default)]
+struct Played {
+    older: Vec<u8>,
+    recent: [u8; RECENT],
+    len: u8,
+}
+
+impl Played {
+    fn push(&mut self, action: u8) {
+        if usize::from(self.len) == RECENT {
+            self.older.extend_from_slice(&self.recent);
+            self.len = 0;
+        }
+        if let Some(x) = self.recent.get_mut(usize::from(self.len)) {
+            *x = action;
+            self.len += 1;
+        }
+    }
+
+    fn clear(&mut self) {
+        self.older.clear();
+        self.len = 0;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let recent = self.recent.iter().take(usize::from(self.len));
+        self.older.iter().chain(recent).map(|&a| usize::from(a))
+    }
 }
 
 /// The most actions a batch's rules may have: each slot's legal actions
@@ -274,7 +310,7 @@ impl<G: Observe> Games<G> {
             .map(|i| {
                 Ok(Slot {
                     game: game_of(&variant, &seed, i, 0)?,
-                    moves: Vec::new(),
+                    played: Played::default(),
                     episode: 0,
                 })
             })
@@ -389,7 +425,7 @@ impl<G: Observe> Games<G> {
             if *legal == 0 {
                 slot.episode += 1;
                 *g = game_of(variant, &self.seed, i, slot.episode)?;
-                slot.moves.clear();
+                slot.played.clear();
             } else {
                 let mover = g.side();
                 // The check found the action among the legal ones: its
@@ -403,7 +439,7 @@ impl<G: Observe> Games<G> {
                 let place = (*order >> (4 * rank)) & 0xf;
                 if let Some(&mv) = g.legal().get(place as usize) {
                     g.play(mv);
-                    slot.moves.push(mv);
+                    slot.played.push(action as u8);
                 }
                 let status = g.status();
                 if status.ending().is_some() {
@@ -428,7 +464,7 @@ impl<G: Observe> Games<G> {
         Ok(())
     }
 
-    /// Slot `i`'s game as a full game: its seed's game with its moves
+    /// Slot `i`'s game as a full game: its seed's game with its actions
     /// played again; `None` when there is no slot `i`.
     fn replayed(&self, i: usize) -> Option<Result<Game<G>, Failure>> {
         let slot = self.slots.get(i)?;
@@ -436,7 +472,12 @@ impl<G: Observe> Games<G> {
             let seed = seed_of(&self.seed, i, slot.episode)?;
             let mut game =
                 Game::seeded(seed, self.variant.clone()).map_err(|e| (e.code(), e.to_string()))?;
-            for &mv in &slot.moves {
+            for action in slot.played.iter() {
+                let mv = move_for_action::<G>(&self.variant, game.position(), game.legal(), action)
+                    .ok_or((
+                        "internal",
+                        format!("slot {i}: action {action} names no move on replay"),
+                    ))?;
                 game.play(mv).map_err(|e| (e.code(), e.message()))?;
             }
             Ok(game)
