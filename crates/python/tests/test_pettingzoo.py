@@ -7,6 +7,7 @@ from typing import Any, Dict
 
 import numpy as np
 import pytest
+from gymnasium.utils import seeding
 from pettingzoo.test import api_test, seed_test
 
 from race_games import pettingzoo as rpz
@@ -44,3 +45,19 @@ def test_an_illegal_aec_action_loses_for_the_mover() -> None:
     assert all(env.terminations.values())
     other = "dark" if mover == "light" else "light"
     assert (env.rewards[mover], env.rewards[other]) == (-1.0, 1.0)
+
+
+def test_a_reset_without_seed_draws_from_the_generator_the_last_seed_made() -> None:
+    env = rpz.env()
+    env.reset(seed=5)
+    assert env.infos["light"]["seed"] == "5"
+    want = seeding.np_random(5)[0]
+    for _ in range(3):
+        env.reset()
+        assert env.infos["light"]["seed"] == str(int(want.integers(0, 2**63)))
+    # A generator set by hand is the one drawn from.
+    env.np_random = np.random.default_rng(9)
+    env.reset()
+    assert env.infos["dark"]["seed"] == str(int(np.random.default_rng(9).integers(0, 2**63)))
+    with pytest.raises(Exception, match="(?i)seed"):
+        env.reset(seed=-1)

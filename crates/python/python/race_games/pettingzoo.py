@@ -18,7 +18,7 @@ seed=...)`` with the same moves is the same game.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,9 @@ from ._native import Game
 __all__ = ["RaceAEC", "env"]
 
 AGENTS = ["light", "dark"]
+
+# The side to move (None once over), its observation and its action mask.
+_Turn = Tuple[Optional[str], npt.NDArray[np.float32], npt.NDArray[np.int8]]
 
 
 class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
@@ -70,9 +73,29 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         }
         self.action_spaces = {a: spaces.Discrete(count) for a in AGENTS}
         self._none = np.zeros(count, np.int8)
-        self.np_random, _ = seeding.np_random(None)
+        # The generator of unseeded resets, made when first asked for: a
+        # seeded reset only notes its seed (making one costs about a game).
+        self._np_random: Optional[np.random.Generator] = None
+        self._np_seed: Optional[int] = None
         self.seed_text = ""
-        self._turn = probe.turn()
+        self._set_turn(probe.turn())
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator that draws the seed of a reset without one."""
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random(self._np_seed)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random = generator
+
+    def _set_turn(self, turn: _Turn) -> None:
+        # The mover's observation and mask come with each move, and its
+        # observation dict is made once a turn.
+        self._turn = turn
+        self._mover: Dict[str, npt.NDArray[Any]] = {"observation": turn[1], "action_mask": turn[2]}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -81,15 +104,15 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Dict[str, npt.NDArray[Any]]:
-        # The mover's observation and mask came with the last move.
-        side, observation, mask = self._turn
-        if agent == side:
-            return {"observation": observation, "action_mask": mask}
+        if agent == self._turn[0]:
+            return self._mover
         return {"observation": self.game.observation(agent), "action_mask": self._none}
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
+            if not isinstance(seed, int) or seed < 0:
+                seeding.np_random(seed)  # refuses it as it always has
+            self._np_random, self._np_seed = None, seed
             self.seed_text = str(seed)
         else:
             self.seed_text = str(int(self.np_random.integers(0, 2**63)))
@@ -100,7 +123,7 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
         self.terminations = {a: False for a in AGENTS}
         self.truncations = {a: False for a in AGENTS}
         self.infos: Dict[str, Dict[str, Any]] = {a: {"seed": self.seed_text} for a in AGENTS}
-        self._turn = self.game.turn()
+        self._set_turn(self.game.turn())
         side = self._turn[0]
         assert side is not None, "a new game has a side to move"
         self.agent_selection = side
@@ -116,11 +139,11 @@ class RaceAEC(AECEnv):  # type: ignore[misc,unused-ignore]
                 raise RefusedError("no action", "bad_action")
             # One engine call a move: it plays, settles the turns lost
             # after it and gives the next side, observation and mask.
-            self._turn = self.game.play_turn(int(action))
+            self._set_turn(self.game.play_turn(int(action)))
         except RefusedError:
             self.game.resign(agent)
             self.infos[agent]["illegal"] = True
-            self._turn = self.game.turn()
+            self._set_turn(self.game.turn())
         side = self._turn[0]
         if side is not None:
             # Nothing to accumulate: every reward is 0 while the game goes on.
