@@ -96,14 +96,17 @@ class RandomLegal:
 def batched(game: str, n: int, seconds: float, sample: bool = True) -> Rate:
     batch = rvec.Ur(n, "finkel", seed="bench") if game == "ur" else rvec.Senet(n, seed="bench")
     choose = RandomLegal(n, np.random.default_rng(0))
-    _, mask, _ = batch.reset()
+    batch.reset()
     first = np.zeros(n, np.int64)
 
     def run() -> int:
-        nonlocal mask
-        # Random legal actions, or the first legal one: no sampling cost.
-        actions = choose(batch) if sample else mask.argmax(axis=1, out=first)
-        _, mask, _, _, _ = batch.step(actions)
+        if sample:
+            actions = choose(batch)
+        else:
+            # The first legal action of each game: no draw at all.
+            legal, starts, _ = batch.legal_actions()
+            actions = legal.take(starts, out=first)
+        batch.step(actions)
         return n
 
     return timed(run, seconds)
