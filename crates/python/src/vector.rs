@@ -90,7 +90,9 @@ struct Games<G: Observe> {
 }
 
 /// How a batch writes a game's observation: exactly the numbers
-/// [`RaceGame::observe`] writes, from a table of the rules made once.
+/// [`RaceGame::observe`] writes, from a table of the rules made once and
+/// the position's bits, one test of a bit a number (the game layer reads
+/// each square or house in turn).
 pub(crate) trait Observe: RaceGame {
     /// What the rules fix about the observation.
     type Table: Clone + std::fmt::Debug + Send;
@@ -109,20 +111,49 @@ pub(crate) trait Observe: RaceGame {
     );
 }
 
-/// Senet's observation is the game layer's own.
-impl Observe for Senet {
-    type Table = ();
+/// The divisors of Senet's counts and roll.
+#[derive(Clone, Debug)]
+pub(crate) struct SenetTable {
+    pieces: f32,
+    top: f32,
+}
 
-    fn table(_variant: &senet::Variant) {}
+/// Senet's observation written straight from each side's houses as bits
+/// (bit `h - 1` for house `h`, cell `h - 1` of a plane).
+impl Observe for Senet {
+    type Table = SenetTable;
+
+    fn table(variant: &senet::Variant) -> SenetTable {
+        SenetTable {
+            pieces: f32::from(variant.piece_count().max(1)),
+            top: f32::from(<Senet as dice_core::Notation>::max_roll(variant)),
+        }
+    }
 
     fn observe_row(
-        (): &(),
+        table: &SenetTable,
         variant: &senet::Variant,
         position: &senet::Position,
         roll: Option<u8>,
         out: &mut [f32],
     ) {
-        Senet::observe(variant, position, roll, out);
+        let (me, houses) = (position.side(), usize::from(senet::HOUSES));
+        let masks = [position.bits(me), position.bits(me.other())];
+        let (planes, rest) = out.split_at_mut(out.len().min(2 * houses));
+        for (plane, mask) in planes.chunks_exact_mut(houses).zip(masks) {
+            for (x, &bit) in plane.iter_mut().zip(&BITS) {
+                *x = if mask & bit == 0 { 0.0 } else { 1.0 };
+            }
+        }
+        let numbers = [
+            f32::from(position.home(me, variant)) / table.pieces,
+            f32::from(position.home(me.other(), variant)) / table.pieces,
+            f32::from(roll.unwrap_or(0)) / table.top,
+            f32::from(u8::from(me == Side::Light)),
+        ];
+        for (x, value) in rest.iter_mut().zip(numbers) {
+            *x = value;
+        }
     }
 }
 
