@@ -137,23 +137,17 @@ impl Observe for Senet {
         roll: Option<u8>,
         out: &mut [f32],
     ) {
-        let (me, houses) = (position.side(), usize::from(senet::HOUSES));
+        let me = position.side();
         let masks = [position.bits(me), position.bits(me.other())];
-        let (planes, rest) = out.split_at_mut(out.len().min(2 * houses));
-        for (plane, mask) in planes.chunks_exact_mut(houses).zip(masks) {
-            for (x, &bit) in plane.iter_mut().zip(&BITS) {
-                *x = if mask & bit == 0 { 0.0 } else { 1.0 };
-            }
-        }
         let numbers = [
             f32::from(position.home(me, variant)) / table.pieces,
             f32::from(position.home(me.other(), variant)) / table.pieces,
             f32::from(roll.unwrap_or(0)) / table.top,
             f32::from(u8::from(me == Side::Light)),
         ];
-        for (x, value) in rest.iter_mut().zip(numbers) {
-            *x = value;
-        }
+        // Thirty houses, each its bit in `BITS`.
+        let houses = BITS.get(..usize::from(senet::HOUSES)).unwrap_or_default();
+        write_row(out, houses, masks, numbers);
     }
 }
 
@@ -191,12 +185,6 @@ impl Observe for Ur {
         let me = position.side();
         let (mine, theirs) = (position.board_mask(me), position.board_mask(me.other()));
         let masks = [mine, theirs, position.second_visit_mask() & (mine | theirs)];
-        let (planes, rest) = out.split_at_mut(out.len().min(3 * CELLS));
-        for (plane, mask) in planes.chunks_exact_mut(CELLS).zip(masks) {
-            for (x, &bit) in plane.iter_mut().zip(&table.cells) {
-                *x = if mask & bit == 0 { 0.0 } else { 1.0 };
-            }
-        }
         let count = |n: u8| f32::from(n) / table.pieces;
         let other = me.other();
         let numbers = [
@@ -207,9 +195,27 @@ impl Observe for Ur {
             f32::from(roll.unwrap_or(0)) / table.top,
             f32::from(u8::from(me == Side::Light)),
         ];
-        for (x, value) in rest.iter_mut().zip(numbers) {
-            *x = value;
+        write_row(out, &table.cells, masks, numbers);
+    }
+}
+
+/// Writes an observation row: for each of `masks` a plane of one number a
+/// cell, 1 where the mask has the cell's bit (`cells` in cell order), then
+/// `numbers`.
+fn write_row<const P: usize, const K: usize>(
+    out: &mut [f32],
+    cells: &[u32],
+    masks: [u32; P],
+    numbers: [f32; K],
+) {
+    let (planes, rest) = out.split_at_mut(out.len().min(P * cells.len()));
+    for (plane, mask) in planes.chunks_exact_mut(cells.len().max(1)).zip(masks) {
+        for (x, &bit) in plane.iter_mut().zip(cells) {
+            *x = if mask & bit == 0 { 0.0 } else { 1.0 };
         }
+    }
+    for (x, value) in rest.iter_mut().zip(numbers) {
+        *x = value;
     }
 }
 
