@@ -7,6 +7,9 @@ returns numpy arrays, row ``i`` for game ``i``: observations
 bool, rewards ``(n,)`` float32 (+1 to the side whose move won), terminated
 ``(n,)`` bool and the side to move ``(n,)`` int8 (0 light, 1 dark, -1
 over). Lost turns are settled inside a step, so every step is one move.
+``legal_actions()`` gives every game's legal actions in one flat list,
+``(actions, starts, counts)``: ``actions[starts + (u * counts).astype(int)]``
+with ``u`` uniform in [0, 1) a game is a random legal action in each.
 
 Slot ``i``'s ``k``-th game (from 0) is the game of seed text
 ``f"{seed}:{i}:{k}"``: ``race_games.Game(game, rules,
