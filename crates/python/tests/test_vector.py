@@ -126,6 +126,8 @@ def test_the_flat_lists_hold_each_game_s_legal_actions_under_every_preset(
         over += int(term.sum())
     assert list(batch.episodes()) == episode
     assert over > 0, "some game ends, so that a new one starts in its slot"
+    # Each slot's game replays from its actions, its earlier games' gone.
+    assert [batch.game_at(i) for i in range(n)] == singles
 
 
 def test_a_finished_game_takes_any_action_and_starts_the_next() -> None:
