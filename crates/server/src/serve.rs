@@ -369,6 +369,7 @@ impl Server {
         .await
         .map_err(|e| StoreError(e.to_string()))??;
         hub.sweep_in_background();
+        hub.follow_store_in_background();
         let listener = TcpListener::bind(config.addr)
             .await
             .map_err(|why| ServeError::Listen {
