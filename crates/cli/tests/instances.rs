@@ -250,3 +250,52 @@ fn one_of_two_moves_for_a_ply_sent_to_two_servers_at_once_is_accepted_200_times(
     }
     assert!(games >= 1);
 }
+
+#[test]
+fn a_bot_game_whose_server_is_killed_while_its_bot_waits_is_played_on_by_the_other_once() {
+    let db = TestDb::new();
+    let scratch = Scratch::new("bot");
+    // A's bot waits a minute before each move: it is killed in that wait.
+    let mut a = Server::start(
+        &scratch.path("a"),
+        &["--database", &db.url, "--bot-pace", "60000"],
+    );
+    let b = Server::start(&scratch.path("b"), &["--database", &db.url]);
+    let reply = a.post(
+        "/api/games",
+        None,
+        &json!({"game": "ur", "opponent": "bot", "level": 1, "side": "light"}),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let created = reply.json();
+    let seat = Seat {
+        id: created["id"].as_str().unwrap().to_owned(),
+        token: created["token"].as_str().unwrap().to_owned(),
+    };
+    // B holds the game: a watcher follows it there.
+    let mut watcher = b.events(&seat.id);
+    let mut state = created["state"].clone();
+    while state["side"] == "light" {
+        let mv = state["legal"][0].as_str().unwrap().to_owned();
+        let reply = play(&a, &seat, &state["ply"], &mv);
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        state = reply.json();
+    }
+    let ply = state["ply"].as_u64().unwrap();
+    a.kill();
+    // B plays the bot's turn (all its plies, a rosette throwing again).
+    let after = watcher.state_where(|s| {
+        s["ply"].as_u64().unwrap() > ply && (s["side"] == "light" || s["status"] == "over")
+    });
+    let log = after["log"].as_array().unwrap();
+    for (n, entry) in log.iter().enumerate() {
+        assert_eq!(entry["ply"], n, "every ply once, in order: {after}");
+    }
+    assert_eq!(log[usize::try_from(ply).unwrap()]["side"], "dark");
+    // The human plays on through B.
+    if after["status"] == "playing" {
+        let mv = after["legal"][0].as_str().unwrap();
+        let reply = play(&b, &seat, &after["ply"], mv);
+        assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+}
