@@ -11,6 +11,13 @@
 //! Changes run in a task of their own, so a client that hangs up halfway
 //! cannot leave a game changed in memory but not on disk.
 //!
+//! In a store that several servers share, the game's lock is one
+//! server's: before judging a change the hub catches the game up with the
+//! store (another server may have changed it), the change is stored only
+//! at the version it was judged against, and a change refused for that
+//! is judged again against the game as it now is. The store's notices of
+//! other servers' changes catch up the games held, for their watchers.
+//!
 //! A game is loaded from the store when it is first asked for, and
 //! forgotten again once nobody has asked for it or followed it for a
 //! while; a game waiting for a friend who never comes expires.

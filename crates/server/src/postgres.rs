@@ -15,13 +15,19 @@
 //! opened again at the next call; calls made meanwhile fail with a
 //! [`StoreError`] that says the database is unreachable.
 //!
+//! Several servers may share the database: each change is stored only at
+//! the game's version the server judged it against (see
+//! [`Store::write_at`]), and notified on the `race_games` channel with
+//! the game's id and new version; a connection of its own listens for
+//! those notices.
+//!
 //! The schema is versioned (the `race_schema` table counts the migrations
 //! applied) and migrated at open inside one transaction under an advisory
 //! lock, so that two servers starting at once migrate it once.
 
 use std::str::FromStr as _;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dice_core::Side;
 use tokio::sync::{mpsc, oneshot};
@@ -32,6 +38,7 @@ use crate::store::{
     StoreError, StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text,
     rematch_text, rules_of, stored_u32,
 };
+use crate::throttle::Throttle;
 
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -444,7 +451,13 @@ impl Postgres {
 async fn listen(db: Arc<Database>, notices: mpsc::UnboundedSender<Notice>) {
     while !notices.is_closed() {
         if let Err(e) = listen_once(&db, &notices).await {
-            tracing::warn!("listening for the other servers' changes: {}", e.0);
+            static LOG: Throttle = Throttle::new(Duration::from_secs(10));
+            if let Some(left_out) = LOG.allow(Instant::now()) {
+                tracing::warn!(
+                    "listening for the other servers' changes: {} ({left_out} more since the last line)",
+                    e.0
+                );
+            }
         }
         tokio::time::sleep(LISTEN_RETRY).await;
     }
