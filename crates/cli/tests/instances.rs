@@ -31,7 +31,7 @@ struct Pair {
     a: Server,
     b: Server,
     _scratch: Scratch,
-    _db: TestDb,
+    db: TestDb,
 }
 
 fn two_servers(name: &str) -> Pair {
@@ -43,7 +43,7 @@ fn two_servers(name: &str) -> Pair {
         a,
         b,
         _scratch: scratch,
-        _db: db,
+        db,
     }
 }
 
@@ -297,5 +297,96 @@ fn a_bot_game_whose_server_is_killed_while_its_bot_waits_is_played_on_by_the_oth
         let mv = after["legal"][0].as_str().unwrap();
         let reply = play(&b, &seat, &after["ply"], mv);
         assert_eq!(reply.status, 200, "{}", reply.text());
+    }
+}
+
+/// Sends a move until a server answers other than 503 `unavailable`
+/// (each 503 checked to be the contract's JSON); the answer, and how
+/// many 503s came first.
+fn play_through(server: &Server, seat: &Seat, state: &Value, mv: &str) -> (Value, usize) {
+    let mut refused = 0;
+    loop {
+        let reply = play(server, seat, &state["ply"], mv);
+        if reply.status == 200 {
+            return (reply.json(), refused);
+        }
+        assert_eq!(reply.status, 503, "{}; {}", reply.text(), server.stderr());
+        reply.error(503, "unavailable");
+        refused += 1;
+        assert!(refused < 1000, "the servers never recovered");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn moves_go_on_while_the_database_drops_every_connection_and_none_acknowledged_is_lost() {
+    let pair = two_servers("cut");
+    let ((light, dark), [_, joined]) = friend_game(&pair.a, &pair.b);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut acknowledged: Vec<(u64, String)> = Vec::new();
+    let mut refused = 0;
+    let mut state = joined;
+    std::thread::scope(|s| {
+        // Every connection to the test's database is cut, ten times a
+        // second, for five seconds.
+        let cutter = s.spawn(|| {
+            let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while std::time::Instant::now() < until {
+                pair.db.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                     WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                );
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let servers = [&pair.a, &pair.b];
+        let mut n = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) && state["status"] == "playing" {
+            let mv = state["legal"][0].as_str().unwrap().to_owned();
+            let ply = state["ply"].as_u64().unwrap();
+            let (next, cut) =
+                play_through(servers[n % 2], to_move(&state, &light, &dark), &state, &mv);
+            refused += cut;
+            acknowledged.push((ply, mv));
+            state = next;
+            n += 1;
+        }
+        cutter.join().unwrap();
+    });
+    eprintln!(
+        "{} moves acknowledged, {refused} refused with 503 while the connections were cut",
+        acknowledged.len()
+    );
+    assert!(!acknowledged.is_empty());
+    // Both servers serve again by themselves: a new game created on one,
+    // joined on the other, and moved on both.
+    let ((again_light, again_dark), [_, again]) = friend_game(&pair.a, &pair.b);
+    let mut again = again;
+    for server in [&pair.a, &pair.b, &pair.a, &pair.b] {
+        let mv = again["legal"][0].as_str().unwrap().to_owned();
+        let reply = play(
+            server,
+            to_move(&again, &again_light, &again_dark),
+            &again["ply"],
+            &mv,
+        );
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        again = reply.json();
+    }
+    // Every acknowledged move is stored, and both servers hold it.
+    for server in [&pair.a, &pair.b] {
+        let reply = play(server, &light, &json!(1_000_000), "pass");
+        assert_eq!(reply.status, 409, "{}", reply.text());
+        let there = reply.json()["state"].clone();
+        assert_eq!(there["log"], state["log"]);
+        let log = there["log"].as_array().unwrap();
+        for (ply, mv) in &acknowledged {
+            assert_eq!(
+                log[usize::try_from(*ply).unwrap()]["move"],
+                mv.as_str(),
+                "ply {ply}"
+            );
+        }
     }
 }

@@ -590,7 +590,7 @@ impl Hub {
         })
         .await
         .map_err(Refusal::internal)?
-        .map_err(Refusal::internal)?;
+        .map_err(|e| self.store_failed(e))?;
         for (id, before) in due {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
@@ -648,7 +648,7 @@ impl Hub {
         tokio::task::spawn_blocking(move || read(hub.store.as_ref()))
             .await
             .map_err(|e| Refusal::internal(format!("reading the store failed: {e}")))?
-            .map_err(Refusal::internal)
+            .map_err(|e| self.store_failed(e))
     }
 
     /// In a shared store, brings the game in memory up to the stored one
@@ -760,8 +760,18 @@ impl Hub {
                         return Ok(false);
                     }
                 }
-                Err(Refusal::internal(e))
+                Err(self.store_failed(e))
             }
+        }
+    }
+
+    /// The refusal for a store that failed: 503 `unavailable` when its
+    /// database is out of reach, else 500 `internal`.
+    fn store_failed(&self, e: StoreError) -> Refusal {
+        if e.is_unreachable() {
+            Refusal::unavailable(e)
+        } else {
+            Refusal::internal(e)
         }
     }
 
@@ -897,7 +907,7 @@ impl Hub {
         let (stored, version) = self
             .store
             .load_versioned(id)
-            .map_err(Refusal::internal)?
+            .map_err(|e| self.store_failed(e))?
             .ok_or_else(Refusal::no_game)?;
         let mut live = self.revive(stored).map_err(Refusal::internal)?;
         live.version = version;
@@ -1088,7 +1098,7 @@ impl Hub {
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
-            .map_err(Refusal::internal)?;
+            .map_err(|e| self.store_failed(e))?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
         self.games
@@ -1439,7 +1449,7 @@ impl Hub {
             tokio::task::spawn_blocking(move || hub.store.open_games(i64::MAX, OPEN_LISTED))
                 .await
                 .map_err(Refusal::internal)?
-                .map_err(Refusal::internal)?;
+                .map_err(|e| self.store_failed(e))?;
         Ok(Some(
             games.into_iter().filter(|g| g.created >= since).collect(),
         ))

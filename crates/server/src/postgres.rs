@@ -159,7 +159,7 @@ impl Database {
     }
 
     fn unreachable(&self, e: &tokio_postgres::Error) -> StoreError {
-        StoreError(format!("the database {self} is unreachable: {e}"))
+        StoreError::unreachable(&format!("{self} ({e})"))
     }
 }
 
@@ -417,13 +417,27 @@ impl Postgres {
                 *held = Some(client);
             }
             result.map_err(|e| {
-                if e.as_db_error().is_some() {
-                    StoreError::from(e)
-                } else {
+                if lost(&e) {
                     db.unreachable(&e)
+                } else {
+                    StoreError::from(e)
                 }
             })
         })
+    }
+}
+
+/// Whether an error is the connection's, not the statement's: no answer
+/// from the database, or one saying the connection is ending (SQLSTATE
+/// class 08, connection exception, or 57, operator intervention: a
+/// shutdown, a terminated backend).
+fn lost(e: &tokio_postgres::Error) -> bool {
+    match e.as_db_error() {
+        None => true,
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || code.starts_with("57")
+        }
     }
 }
 
@@ -594,10 +608,10 @@ async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Ve
     }
     .await;
     let failed = committed.err().map(|e| {
-        if e.as_db_error().is_some() {
-            StoreError(format!("the commit failed: {}", StoreError::from(e).0))
-        } else {
+        if lost(&e) {
             db.unreachable(&e)
+        } else {
+            StoreError(format!("the commit failed: {}", StoreError::from(e).0))
         }
     });
     if failed.is_some() {

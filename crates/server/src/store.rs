@@ -239,6 +239,25 @@ pub enum Change {
 #[error("store: {0}")]
 pub struct StoreError(pub String);
 
+/// How the error of a database out of reach begins.
+const UNREACHABLE: &str = "the database is unreachable: ";
+
+impl StoreError {
+    /// The store's database could not be reached (`what` says which, and
+    /// why, without a password).
+    #[must_use]
+    pub fn unreachable(what: &str) -> StoreError {
+        StoreError(format!("{UNREACHABLE}{what}"))
+    }
+
+    /// Whether this is [`StoreError::unreachable`]'s: the database out of
+    /// reach, not a failure of the store itself.
+    #[must_use]
+    pub fn is_unreachable(&self) -> bool {
+        self.0.starts_with(UNREACHABLE)
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
         StoreError(e.to_string())
