@@ -538,7 +538,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR", default_value = "./race-data")]
     pub data: PathBuf,
     /// Keep the games in this PostgreSQL database instead of the SQLite
-    /// one in --data (one server a database for now), e.g.
+    /// one in --data (several servers may share it), e.g.
     /// postgres://race@127.0.0.1/race.
     #[arg(
         long,

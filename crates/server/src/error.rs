@@ -31,6 +31,7 @@ const fn status_of(fault: Fault) -> StatusCode {
         Fault::Conflict => StatusCode::CONFLICT,
         Fault::IllegalMove => StatusCode::UNPROCESSABLE_ENTITY,
         Fault::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        Fault::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

@@ -11,6 +11,13 @@
 //! Changes run in a task of their own, so a client that hangs up halfway
 //! cannot leave a game changed in memory but not on disk.
 //!
+//! In a store that several servers share, the game's lock is one
+//! server's: before judging a change the hub catches the game up with the
+//! store (another server may have changed it), the change is stored only
+//! at the version it was judged against, and a change refused for that
+//! is judged again against the game as it now is. The store's notices of
+//! other servers' changes catch up the games held, for their watchers.
+//!
 //! A game is loaded from the store when it is first asked for, and
 //! forgotten again once nobody has asked for it or followed it for a
 //! while; a game waiting for a friend who never comes expires.
@@ -31,7 +38,8 @@ use crate::refusal::Refusal;
 use crate::secret::{self, JoinSeal, Token, TokenHash};
 use crate::sqlite::now;
 use crate::store::{
-    Change, Holder, OpenGame, Rematch, Status, Store, StoreError, StoredGame, StoredMove, Summary,
+    Change, Holder, Notice, OpenGame, Rematch, Status, Store, StoreError, StoredGame, StoredMove,
+    Summary,
 };
 use crate::wire::{
     CreateRequest, Opponent, Pair, RematchView, ResultView, SeatsView, SideChoice, StateView,
@@ -93,6 +101,8 @@ struct Live {
     seed_hex: String,
     /// Moves stored (the index of the next one).
     moves: u32,
+    /// The changes stored for the game (its version in a shared store).
+    version: u64,
     /// The joined seat's token sealed under its invite and join key.
     join: Option<JoinSeal>,
     /// The rematch offered or started after the game.
@@ -377,6 +387,8 @@ pub enum HubError {
 /// Every game in memory, the store behind them, and the bots.
 pub struct Hub {
     store: Arc<dyn Store>,
+    /// Other servers change the store's games too.
+    shared: bool,
     games: RwLock<HashMap<String, Arc<Slot>>>,
     /// The tables held, swapped whole when one is added while serving.
     tables: RwLock<Arc<Tables>>,
@@ -468,6 +480,7 @@ impl Hub {
     ) -> Arc<Hub> {
         let threads = std::thread::available_parallelism().map_or(2, usize::from);
         Arc::new(Hub {
+            shared: store.shared(),
             store,
             games: RwLock::new(HashMap::new()),
             tables: RwLock::new(Arc::new(tables)),
@@ -577,7 +590,7 @@ impl Hub {
         })
         .await
         .map_err(Refusal::internal)?
-        .map_err(Refusal::internal)?;
+        .map_err(|e| self.store_failed(e))?;
         for (id, before) in due {
             let slot = match self.slot(&id).await {
                 Ok(slot) => slot,
@@ -592,7 +605,10 @@ impl Hub {
                 id: slot.id.clone(),
                 before,
             };
-            self.store.write(change).await.map_err(Refusal::internal)?;
+            if !self.store_change(&slot.id, &mut live, change).await? {
+                // Another server changed it: the next sweep looks again.
+                continue;
+            }
             self.metrics.game_expired();
             self.drop_slot(&slot, &mut live);
         }
@@ -610,13 +626,152 @@ impl Hub {
         mut slot: Arc<Slot>,
     ) -> Result<(Arc<Slot>, OwnedMutexGuard<Live>), Refusal> {
         loop {
-            let live = Arc::clone(&slot.live).lock_owned().await;
+            let mut live = Arc::clone(&slot.live).lock_owned().await;
+            if !live.gone {
+                self.catch_up(&slot, &mut live).await?;
+            }
             if !live.gone {
                 slot.touch(self.clock());
                 return Ok((slot, live));
             }
             drop(live);
             slot = self.slot(&slot.id).await?;
+        }
+    }
+
+    /// Runs a read of the store on a blocking thread.
+    async fn read_store<T: Send + 'static>(
+        self: &Arc<Hub>,
+        read: impl FnOnce(&dyn Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, Refusal> {
+        let hub = Arc::clone(self);
+        tokio::task::spawn_blocking(move || read(hub.store.as_ref()))
+            .await
+            .map_err(|e| Refusal::internal(format!("reading the store failed: {e}")))?
+            .map_err(|e| self.store_failed(e))
+    }
+
+    /// In a shared store, brings the game in memory up to the stored one
+    /// when another server changed it, publishing each state it missed
+    /// in order (each once: the states up to its version were published
+    /// already); a game deleted meanwhile is dropped (`gone`).
+    ///
+    /// # Errors
+    ///
+    /// 500 when the store fails or the stored game does not replay.
+    async fn catch_up(self: &Arc<Hub>, slot: &Arc<Slot>, live: &mut Live) -> Result<(), Refusal> {
+        if !self.shared {
+            return Ok(());
+        }
+        let id = slot.id.clone();
+        let stored = self.read_store(move |s| s.version(&id)).await?;
+        if stored.is_some_and(|v| v <= live.version) {
+            return Ok(());
+        }
+        let id = slot.id.clone();
+        let Some((stored, version)) = self.read_store(move |s| s.load_versioned(&id)).await? else {
+            self.drop_slot(slot, live);
+            return Ok(());
+        };
+        if version > live.version {
+            self.catch_up_to(slot, live, stored, version)?;
+        }
+        Ok(())
+    }
+
+    /// Brings `live` to `stored`, at `version`: the seats and names first
+    /// (a join comes before any move), then each move, then the rest (a
+    /// resignation, a rematch); a state is published for each step that
+    /// changed something, and one more when the changes were more than
+    /// the steps shown.
+    fn catch_up_to(
+        self: &Arc<Hub>,
+        slot: &Arc<Slot>,
+        live: &mut Live,
+        stored: StoredGame,
+        version: u64,
+    ) -> Result<(), Refusal> {
+        let before = live.status();
+        let missed: Vec<StoredMove> = stored
+            .moves
+            .get(usize::try_from(live.moves).unwrap_or(usize::MAX)..)
+            .map(<[StoredMove]>::to_vec)
+            .unwrap_or_default();
+        let mut fresh = self.revive(stored).map_err(Refusal::internal)?;
+        let mut shown = 0;
+        let reseated = live
+            .seats
+            .iter()
+            .zip(&fresh.seats)
+            .any(|(a, b)| a.word() != b.word())
+            || live.names != fresh.names;
+        if reseated {
+            live.seats.clone_from(&fresh.seats);
+            live.names.clone_from(&fresh.names);
+            live.join = fresh.join;
+            self.publish(slot, live);
+            shown += 1;
+        }
+        for mv in &missed {
+            if live.game.play_text(&mv.text).is_err() {
+                break;
+            }
+            live.moves += 1;
+            self.publish(slot, live);
+            shown += 1;
+        }
+        fresh.bot_busy = live.bot_busy;
+        fresh.version = version;
+        let steps = version - live.version;
+        *live = fresh;
+        if shown < steps {
+            self.publish(slot, live);
+        }
+        self.metrics.game_moved(before, live.status());
+        self.wake_bot(slot, live);
+        Ok(())
+    }
+
+    /// Stores `change` as the game's next version: `Ok(true)` once it is
+    /// stored; `Ok(false)` when another server changed the game first
+    /// (the change is then to be judged again against the game as it now
+    /// is).
+    ///
+    /// # Errors
+    ///
+    /// 500 when the store fails.
+    async fn store_change(
+        self: &Arc<Hub>,
+        id: &str,
+        live: &mut Live,
+        change: Change,
+    ) -> Result<bool, Refusal> {
+        match self.store.write_at(change, live.version).await {
+            Ok(()) => {
+                live.version += 1;
+                Ok(true)
+            }
+            Err(e) => {
+                if self.shared {
+                    let asked = id.to_owned();
+                    let version = self.read_store(move |s| s.version(&asked)).await?;
+                    if version != Some(live.version) {
+                        tracing::debug!(game = %id, "another server changed the game first: {}", e.0);
+                        return Ok(false);
+                    }
+                }
+                Err(self.store_failed(e))
+            }
+        }
+    }
+
+    /// The refusal for a store that failed: 503 `unavailable` when its
+    /// database is out of reach, else 500 `internal`.
+    fn store_failed(&self, e: StoreError) -> Refusal {
+        if e.is_unreachable() {
+            Refusal::unavailable(e)
+        } else {
+            Refusal::internal(e)
         }
     }
 
@@ -683,6 +838,7 @@ impl Hub {
             seats: [light?, dark?],
             names: g.names,
             moves: u32::try_from(g.moves.len()).unwrap_or(u32::MAX),
+            version: 0,
             join: g.join,
             rematch: g.rematch,
             bot_busy: false,
@@ -748,12 +904,13 @@ impl Hub {
     }
 
     fn load(self: &Arc<Hub>, id: &str) -> Result<Arc<Slot>, Refusal> {
-        let stored = self
+        let (stored, version) = self
             .store
-            .load(id)
-            .map_err(Refusal::internal)?
+            .load_versioned(id)
+            .map_err(|e| self.store_failed(e))?
             .ok_or_else(Refusal::no_game)?;
-        let live = self.revive(stored).map_err(Refusal::internal)?;
+        let mut live = self.revive(stored).map_err(Refusal::internal)?;
+        live.version = version;
         let slot = self.slot_for(id.to_owned(), live);
         Ok(Arc::clone(
             self.games
@@ -941,7 +1098,7 @@ impl Hub {
         self.store
             .write(Change::Create(Box::new(stored)))
             .await
-            .map_err(Refusal::internal)?;
+            .map_err(|e| self.store_failed(e))?;
         self.metrics.game_created(live.status());
         let slot = self.slot_for(id.clone(), live);
         self.games
@@ -983,31 +1140,36 @@ impl Hub {
     ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         let result = spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            if ply < live.game.ply() && live.game.played(ply, side, &text) {
-                return Ok(slot.state());
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                if ply < live.game.ply() && live.game.played(ply, side, &text) {
+                    return Ok(slot.state());
+                }
+                let state = || slot.state();
+                live.in_play().map_err(|e| e.with_state(state()))?;
+                if live.game.side() != Some(side) {
+                    return Err(Refusal::conflict(
+                        "not_your_turn",
+                        format!("it is {}'s turn, not {side}'s", side.other()),
+                    )
+                    .with_state(state()));
+                }
+                if ply != live.game.ply() {
+                    return Err(Refusal::conflict(
+                        "stale_ply",
+                        format!(
+                            "the move is for ply {ply}, but the game is at ply {}",
+                            live.game.ply()
+                        ),
+                    )
+                    .with_state(state()));
+                }
+                if let Some(state) = hub.commit_move(&slot, &mut live, &text).await? {
+                    return Ok(state);
+                }
             }
-            let state = || slot.state();
-            live.in_play().map_err(|e| e.with_state(state()))?;
-            if live.game.side() != Some(side) {
-                return Err(Refusal::conflict(
-                    "not_your_turn",
-                    format!("it is {}'s turn, not {side}'s", side.other()),
-                )
-                .with_state(state()));
-            }
-            if ply != live.game.ply() {
-                return Err(Refusal::conflict(
-                    "stale_ply",
-                    format!(
-                        "the move is for ply {ply}, but the game is at ply {}",
-                        live.game.ply()
-                    ),
-                )
-                .with_state(state()));
-            }
-            hub.commit_move(&slot, &mut live, &text).await
         })
         .await;
         match &result {
@@ -1018,13 +1180,15 @@ impl Hub {
     }
 
     /// Plays a move already checked to be this seat's, at the current ply:
-    /// in memory, then in the store, then to the watchers.
+    /// in memory, then in the store, then to the watchers; `None` when
+    /// another server changed the game first (nothing is played: the move
+    /// is to be judged again).
     async fn commit_move(
         self: &Arc<Hub>,
         slot: &Arc<Slot>,
         live: &mut Live,
         text: &str,
-    ) -> Result<Bytes, Refusal> {
+    ) -> Result<Option<Bytes>, Refusal> {
         let ply = live.game.ply();
         let before = live.status();
         let canonical = match live.game.play_text(text) {
@@ -1044,16 +1208,19 @@ impl Hub {
             },
             after: live.summary(),
         };
-        if let Err(e) = self.store.write(change).await {
-            live.game.undo();
-            return Err(Refusal::internal(e));
+        match self.store_change(&slot.id, live, change).await {
+            Ok(true) => {}
+            stale_or_failed => {
+                live.game.undo();
+                return stale_or_failed.map(|_| None);
+            }
         }
         live.moves += 1;
         self.metrics.move_accepted();
         self.metrics.game_moved(before, live.status());
         let state = self.publish(slot, live);
         self.wake_bot(slot, live);
-        Ok(state)
+        Ok(Some(state))
     }
 
     /// Takes the open seat for the holder of its invite, with a fresh
@@ -1079,65 +1246,72 @@ impl Hub {
         // token is then sealed under the join key alone.
         let invite = invite.unwrap_or_default();
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            let seated = |seat: Side, token: Token, state: Bytes| Seated {
-                id: slot.id.clone(),
-                seat,
-                token,
-                state,
-                invite: None,
-            };
-            if let (Some(key), Some(seal)) = (&key, &live.join)
-                && let Some(token) = seal.open(&invite, key)
-                && let Some(side) = live.seat_of(&TokenHash::of(token.reveal()))
-            {
-                return Ok(seated(side, token, slot.state()));
-            }
-            let open = Side::ALL.into_iter().find_map(|s| match live.seat(s) {
-                seat @ (Seat::Open(_) | Seat::Anyone) => Some((s, seat.clone())),
-                _ => None,
-            });
-            let Some((side, expected)) = open else {
-                return Err(Refusal::conflict("seat_taken", "both seats are taken"));
-            };
-            if let Seat::Open(hash) = &expected
-                && !hash.matches(&TokenHash::of(&invite))
-            {
-                return Err(Refusal::not_your_seat());
-            }
-            let (token, hash, seal) = match &key {
-                Some(key) => {
-                    let (token, hash, seal) =
-                        secret::new_sealed_token(&invite, key).map_err(Refusal::internal)?;
-                    (token, hash, Some(seal))
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                let seated = |seat: Side, token: Token, state: Bytes| Seated {
+                    id: slot.id.clone(),
+                    seat,
+                    token,
+                    state,
+                    invite: None,
+                };
+                if let (Some(key), Some(seal)) = (&key, &live.join)
+                    && let Some(token) = seal.open(&invite, key)
+                    && let Some(side) = live.seat_of(&TokenHash::of(token.reveal()))
+                {
+                    return Ok(seated(side, token, slot.state()));
                 }
-                None => {
-                    let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
-                    (token, hash, None)
+                let open = Side::ALL.into_iter().find_map(|s| match live.seat(s) {
+                    seat @ (Seat::Open(_) | Seat::Anyone) => Some((s, seat.clone())),
+                    _ => None,
+                });
+                let Some((side, expected)) = open else {
+                    return Err(Refusal::conflict("seat_taken", "both seats are taken"));
+                };
+                if let Seat::Open(hash) = &expected
+                    && !hash.matches(&TokenHash::of(&invite))
+                {
+                    return Err(Refusal::not_your_seat());
                 }
-            };
-            let before = live.status();
-            *live.seat_mut(side) = Seat::Person(hash);
-            live.join = seal;
-            live.name_mut(side).clone_from(&name);
-            let change = Change::Join {
-                id: slot.id.clone(),
-                seat: side,
-                token: hash,
-                seal,
-                name,
-                after: live.summary(),
-            };
-            if let Err(e) = hub.store.write(change).await {
-                *live.seat_mut(side) = expected;
-                live.join = None;
-                *live.name_mut(side) = None;
-                return Err(Refusal::internal(e));
+                let (token, hash, seal) = match &key {
+                    Some(key) => {
+                        let (token, hash, seal) =
+                            secret::new_sealed_token(&invite, key).map_err(Refusal::internal)?;
+                        (token, hash, Some(seal))
+                    }
+                    None => {
+                        let (token, hash) = secret::new_token().map_err(Refusal::internal)?;
+                        (token, hash, None)
+                    }
+                };
+                let before = live.status();
+                *live.seat_mut(side) = Seat::Person(hash);
+                live.join = seal;
+                live.name_mut(side).clone_from(&name);
+                let change = Change::Join {
+                    id: slot.id.clone(),
+                    seat: side,
+                    token: hash,
+                    seal,
+                    name: name.clone(),
+                    after: live.summary(),
+                };
+                match hub.store_change(&slot.id, &mut live, change).await {
+                    Ok(true) => {}
+                    stale_or_failed => {
+                        *live.seat_mut(side) = expected;
+                        live.join = None;
+                        *live.name_mut(side) = None;
+                        stale_or_failed?;
+                        continue;
+                    }
+                }
+                hub.metrics.game_moved(before, live.status());
+                hub.arrived(&slot, side);
+                let state = hub.publish(&slot, &live);
+                return Ok(seated(side, token, state));
             }
-            hub.metrics.game_moved(before, live.status());
-            hub.arrived(&slot, side);
-            let state = hub.publish(&slot, &live);
-            Ok(seated(side, token, state))
         })
         .await
     }
@@ -1237,19 +1411,24 @@ impl Hub {
     ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            if *live.name_mut(side) == name {
-                return Ok(slot.state());
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                if *live.name_mut(side) == name {
+                    return Ok(slot.state());
+                }
+                let change = Change::Rename {
+                    id: slot.id.clone(),
+                    seat: side,
+                    name: name.clone(),
+                };
+                if !hub.store_change(&slot.id, &mut live, change).await? {
+                    continue;
+                }
+                *live.name_mut(side) = name;
+                return Ok(hub.publish(&slot, &live));
             }
-            let change = Change::Rename {
-                id: slot.id.clone(),
-                seat: side,
-                name: name.clone(),
-            };
-            hub.store.write(change).await.map_err(Refusal::internal)?;
-            *live.name_mut(side) = name;
-            Ok(hub.publish(&slot, &live))
         })
         .await
     }
@@ -1270,7 +1449,7 @@ impl Hub {
             tokio::task::spawn_blocking(move || hub.store.open_games(i64::MAX, OPEN_LISTED))
                 .await
                 .map_err(Refusal::internal)?
-                .map_err(Refusal::internal)?;
+                .map_err(|e| self.store_failed(e))?;
         Ok(Some(
             games.into_iter().filter(|g| g.created >= since).collect(),
         ))
@@ -1290,21 +1469,26 @@ impl Hub {
     ) -> Result<(), Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            if live.status() != Status::Waiting {
-                return Err(Refusal::conflict(
-                    "not_waiting",
-                    "both seats are taken: the game can no longer be withdrawn",
-                ));
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                if live.status() != Status::Waiting {
+                    return Err(Refusal::conflict(
+                        "not_waiting",
+                        "both seats are taken: the game can no longer be withdrawn",
+                    ));
+                }
+                let change = Change::Withdraw {
+                    id: slot.id.clone(),
+                };
+                if !hub.store_change(&slot.id, &mut live, change).await? {
+                    continue;
+                }
+                hub.metrics.game_expired();
+                hub.drop_slot(&slot, &mut live);
+                return Ok(());
             }
-            let change = Change::Withdraw {
-                id: slot.id.clone(),
-            };
-            hub.store.write(change).await.map_err(Refusal::internal)?;
-            hub.metrics.game_expired();
-            hub.drop_slot(&slot, &mut live);
-            Ok(())
         })
         .await
     }
@@ -1325,47 +1509,52 @@ impl Hub {
     ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            live.rematchable()?;
-            let start = match &live.rematch {
-                // Started, or offered by this seat already: a retry.
-                Some(r) if r.game.is_some() || r.offered_by == side => return Ok(slot.state()),
-                Some(_) => {
-                    let [light, dark] = live.seats.clone();
-                    let [light_name, dark_name] = live.names.clone();
-                    Some(fresh(
-                        live.game.rules(),
-                        [dark, light],
-                        [dark_name, light_name],
-                    )?)
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                live.rematchable()?;
+                let start = match &live.rematch {
+                    // Started, or offered by this seat already: a retry.
+                    Some(r) if r.game.is_some() || r.offered_by == side => return Ok(slot.state()),
+                    Some(_) => {
+                        let [light, dark] = live.seats.clone();
+                        let [light_name, dark_name] = live.names.clone();
+                        Some(fresh(
+                            live.game.rules(),
+                            [dark, light],
+                            [dark_name, light_name],
+                        )?)
+                    }
+                    None => None,
+                };
+                let rematch = Rematch {
+                    offered_by: live.rematch.as_ref().map_or(side, |r| r.offered_by),
+                    game: start.as_ref().map(|(id, ..)| id.clone()),
+                };
+                let (new, stored) = match start {
+                    Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
+                    None => (None, None),
+                };
+                let change = Change::Rematch {
+                    id: slot.id.clone(),
+                    rematch: Some(rematch.clone()),
+                    start: stored,
+                };
+                if !hub.store_change(&slot.id, &mut live, change).await? {
+                    continue;
                 }
-                None => None,
-            };
-            let rematch = Rematch {
-                offered_by: live.rematch.as_ref().map_or(side, |r| r.offered_by),
-                game: start.as_ref().map(|(id, ..)| id.clone()),
-            };
-            let (new, stored) = match start {
-                Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
-                None => (None, None),
-            };
-            let change = Change::Rematch {
-                id: slot.id.clone(),
-                rematch: Some(rematch.clone()),
-                start: stored,
-            };
-            hub.store.write(change).await.map_err(Refusal::internal)?;
-            live.rematch = Some(rematch);
-            if let Some((id, new)) = new {
-                hub.metrics.game_created(new.status());
-                let started = hub.slot_for(id.clone(), new);
-                hub.games
-                    .write()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(id, started);
+                live.rematch = Some(rematch);
+                if let Some((id, new)) = new {
+                    hub.metrics.game_created(new.status());
+                    let started = hub.slot_for(id.clone(), new);
+                    hub.games
+                        .write()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .insert(id, started);
+                }
+                return Ok(hub.publish(&slot, &live));
             }
-            Ok(hub.publish(&slot, &live))
         })
         .await
     }
@@ -1383,29 +1572,34 @@ impl Hub {
     ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            live.rematchable()?;
-            match &live.rematch {
-                None => {
-                    return Err(Refusal::conflict("no_offer", "no rematch is offered"));
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                live.rematchable()?;
+                match &live.rematch {
+                    None => {
+                        return Err(Refusal::conflict("no_offer", "no rematch is offered"));
+                    }
+                    Some(r) if r.game.is_some() => {
+                        return Err(Refusal::conflict(
+                            "rematch_started",
+                            "the rematch has started",
+                        ));
+                    }
+                    Some(_) => {}
                 }
-                Some(r) if r.game.is_some() => {
-                    return Err(Refusal::conflict(
-                        "rematch_started",
-                        "the rematch has started",
-                    ));
+                let change = Change::Rematch {
+                    id: slot.id.clone(),
+                    rematch: None,
+                    start: None,
+                };
+                if !hub.store_change(&slot.id, &mut live, change).await? {
+                    continue;
                 }
-                Some(_) => {}
+                live.rematch = None;
+                return Ok(hub.publish(&slot, &live));
             }
-            let change = Change::Rematch {
-                id: slot.id.clone(),
-                rematch: None,
-                start: None,
-            };
-            hub.store.write(change).await.map_err(Refusal::internal)?;
-            live.rematch = None;
-            Ok(hub.publish(&slot, &live))
         })
         .await
     }
@@ -1424,26 +1618,32 @@ impl Hub {
     ) -> Result<Bytes, Refusal> {
         let hub = Arc::clone(self);
         spawn(async move {
-            let (slot, mut live) = hub.lock(slot).await?;
-            let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
-            if live.resigned() == Some(side) {
-                return Ok(slot.state());
+            let asked = slot;
+            loop {
+                let (slot, mut live) = hub.lock(Arc::clone(&asked)).await?;
+                let side = live.seat_of(&token).ok_or_else(Refusal::not_your_seat)?;
+                if live.resigned() == Some(side) {
+                    return Ok(slot.state());
+                }
+                live.in_play().map_err(|e| e.with_state(slot.state()))?;
+                let before = live.status();
+                live.game.resign(side);
+                let change = Change::Resign {
+                    id: slot.id.clone(),
+                    side,
+                    after: live.summary(),
+                };
+                match hub.store_change(&slot.id, &mut live, change).await {
+                    Ok(true) => {}
+                    stale_or_failed => {
+                        live.game.undo();
+                        stale_or_failed?;
+                        continue;
+                    }
+                }
+                hub.metrics.game_moved(before, live.status());
+                return Ok(hub.publish(&slot, &live));
             }
-            live.in_play().map_err(|e| e.with_state(slot.state()))?;
-            let before = live.status();
-            live.game.resign(side);
-            let change = Change::Resign {
-                id: slot.id.clone(),
-                side,
-                after: live.summary(),
-            };
-            if let Err(e) = hub.store.write(change).await {
-                live.game.undo();
-                return Err(Refusal::internal(e));
-            }
-            hub.metrics.game_moved(before, live.status());
-            let state = hub.publish(&slot, &live);
-            Ok(state)
         })
         .await
     }
@@ -1472,6 +1672,9 @@ impl Hub {
             }
             let (snapshot, bot, ply) = {
                 let mut live = slot.live.lock().await;
+                if !self.bot_caught_up(&slot, &mut live).await {
+                    return;
+                }
                 match live.bot_to_move() {
                     Some(bot) if !*self.stop.borrow() => (live.game.clone(), bot, live.game.ply()),
                     _ => {
@@ -1488,9 +1691,13 @@ impl Hub {
                 Err(_) => None,
             };
             let mut live = slot.live.lock().await;
+            if !self.bot_caught_up(&slot, &mut live).await {
+                return;
+            }
             if live.game.ply() != ply || *self.stop.borrow() {
-                // The game moved on while the bot thought (a resignation);
-                // the top of the loop looks again.
+                // The game moved on while the bot thought (a resignation,
+                // or another server's move); the top of the loop looks
+                // again.
                 drop(live);
                 continue;
             }
@@ -1498,12 +1705,78 @@ impl Hub {
                 live.bot_busy = false;
                 return;
             };
+            // `None`: another server played first; the top looks again.
             if let Err(e) = self.commit_move(&slot, &mut live, &text.to_string()).await {
                 tracing::error!(game = %slot.id, "the bot's move failed: {}", e.message);
                 live.bot_busy = false;
                 return;
             }
         }
+    }
+
+    /// Catches the bot's game up ([`Hub::catch_up`]); false (the bot's
+    /// task is to end) when that fails.
+    async fn bot_caught_up(self: &Arc<Hub>, slot: &Arc<Slot>, live: &mut Live) -> bool {
+        match self.catch_up(slot, live).await {
+            Ok(()) if !live.gone => true,
+            Ok(()) => {
+                live.bot_busy = false;
+                false
+            }
+            Err(e) => {
+                tracing::error!(game = %slot.id, "the bot's game cannot be read: {}", e.message);
+                live.bot_busy = false;
+                false
+            }
+        }
+    }
+
+    /// Starts the task that follows the store's notices of changes (a
+    /// shared store): each game in memory that another server changed is
+    /// caught up, its watchers sent each state they missed; after a gap in
+    /// the notices, every game in memory is. Call inside the runtime.
+    pub fn follow_store_in_background(self: &Arc<Hub>) {
+        let Some(mut notices) = self.store.notices() else {
+            return;
+        };
+        let hub = Arc::downgrade(self);
+        let mut stop = self.stop.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let notice = tokio::select! {
+                    notice = notices.recv() => notice,
+                    _ = stop.wait_for(|s| *s) => return,
+                };
+                let (Some(notice), Some(hub)) = (notice, hub.upgrade()) else {
+                    return;
+                };
+                let due: Vec<(Arc<Slot>, Option<u64>)> = match notice {
+                    Notice::Changed(id, version) => hub
+                        .read_games()
+                        .get(&id)
+                        .map(|slot| (Arc::clone(slot), Some(version)))
+                        .into_iter()
+                        .collect(),
+                    Notice::Gap => hub
+                        .read_games()
+                        .values()
+                        .map(|slot| (Arc::clone(slot), None))
+                        .collect(),
+                };
+                for (slot, version) in due {
+                    let hub = Arc::clone(&hub);
+                    tokio::spawn(async move {
+                        let mut live = slot.live.lock().await;
+                        if live.gone || version.is_some_and(|v| v <= live.version) {
+                            return;
+                        }
+                        if let Err(e) = hub.catch_up(&slot, &mut live).await {
+                            tracing::warn!(game = %slot.id, "catching up with the store: {}", e.message);
+                        }
+                    });
+                }
+            }
+        });
     }
 
     /// Stops the bots and closes every event stream (the server is
@@ -1570,6 +1843,7 @@ fn fresh(
         seats,
         names,
         moves: 0,
+        version: 0,
         join: None,
         rematch: None,
         bot_busy: false,

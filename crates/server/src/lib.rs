@@ -38,4 +38,4 @@ pub use serve::{
     serve_until_signal, shutdown_signal,
 };
 pub use sqlite::{DB_FILE, DIR_MODE, FILE_MODE, OpenError, Sqlite};
-pub use store::Store;
+pub use store::{Notice, Store};

@@ -15,23 +15,30 @@
 //! opened again at the next call; calls made meanwhile fail with a
 //! [`StoreError`] that says the database is unreachable.
 //!
+//! Several servers may share the database: each change is stored only at
+//! the game's version the server judged it against (see
+//! [`Store::write_at`]), and notified on the `race_games` channel with
+//! the game's id and new version; a connection of its own listens for
+//! those notices.
+//!
 //! The schema is versioned (the `race_schema` table counts the migrations
 //! applied) and migrated at open inside one transaction under an advisory
 //! lock, so that two servers starting at once migrate it once.
 
 use std::str::FromStr as _;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use dice_core::Side;
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::{Client, NoTls, Statement};
 
 use crate::store::{
-    BATCH_MAX, Change, Counts, GameRow, Job, OpenGame, Pending, Queued, Status, Store, StoreError,
-    StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text, rematch_text,
-    rules_of, stored_u32,
+    BATCH_MAX, Change, Counts, GameRow, Job, Notice, OpenGame, Pending, Queued, Status, Store,
+    StoreError, StoredGame, StoredMove, Summary, Unfinished, bots_of, gather, holder_text,
+    rematch_text, rules_of, stored_u32,
 };
+use crate::throttle::Throttle;
 
 /// How long opening a connection may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -76,7 +83,16 @@ const MIGRATIONS: &[&str] = &[
     // 3: a rematch offered after a friend game, and the game it started.
     "ALTER TABLE games ADD COLUMN rematch_by TEXT;
     ALTER TABLE games ADD COLUMN rematch_game TEXT;",
+    // 4: each game's version, the count of changes stored for it, on
+    // which a change from one of several servers depends.
+    "ALTER TABLE games ADD COLUMN version BIGINT NOT NULL DEFAULT 0;",
 ];
+
+/// The channel every committed change is notified on, with its game's id
+/// and new version (never the state).
+const CHANNEL: &str = "race_games";
+/// How long the listener waits before it connects again.
+const LISTEN_RETRY: Duration = Duration::from_millis(500);
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
      resigned, ply, position, key, join_check, join_seal, created, light_name, dark_name, \
@@ -143,7 +159,7 @@ impl Database {
     }
 
     fn unreachable(&self, e: &tokio_postgres::Error) -> StoreError {
-        StoreError(format!("the database {self} is unreachable: {e}"))
+        StoreError::unreachable(&format!("{self} ({e})"))
     }
 }
 
@@ -176,6 +192,8 @@ pub struct Postgres {
     runtime: tokio::runtime::Handle,
     jobs: mpsc::UnboundedSender<Job>,
     reader: Arc<tokio::sync::Mutex<Option<Client>>>,
+    /// The notices of committed changes, until the hub takes them.
+    notices: Mutex<Option<mpsc::UnboundedReceiver<Notice>>>,
     /// Dropped (or sent) to stop the store's thread.
     stop: Mutex<Option<oneshot::Sender<()>>>,
 }
@@ -197,6 +215,9 @@ struct Prepared {
     update: Statement,
     expire: Statement,
     withdraw: Statement,
+    /// Steps a game's version, when it is the one expected (or any).
+    step: Statement,
+    notify: Statement,
 }
 
 impl Prepared {
@@ -246,6 +267,13 @@ impl Prepared {
             withdraw: client
                 .prepare("DELETE FROM games WHERE id = $1 AND status = 'waiting'")
                 .await?,
+            step: client
+                .prepare(
+                    "UPDATE games SET version = version + 1 WHERE id = $1 \
+                     AND ($2::BIGINT IS NULL OR version = $2) RETURNING version",
+                )
+                .await?,
+            notify: client.prepare("SELECT pg_notify($1, $2)").await?,
         })
     }
 }
@@ -356,11 +384,14 @@ impl Postgres {
         };
         let (jobs, rx) = mpsc::unbounded_channel();
         runtime.spawn(write_loop(Arc::clone(&db), Some(writer), rx));
+        let (notify, notices) = mpsc::unbounded_channel();
+        runtime.spawn(listen(Arc::clone(&db), notify));
         Ok(Postgres {
             db,
             runtime,
             jobs,
             reader: Arc::new(tokio::sync::Mutex::new(Some(reader))),
+            notices: Mutex::new(Some(notices)),
             stop: Mutex::new(Some(stop_tx)),
         })
     }
@@ -386,14 +417,118 @@ impl Postgres {
                 *held = Some(client);
             }
             result.map_err(|e| {
-                if e.as_db_error().is_some() {
-                    StoreError::from(e)
-                } else {
+                if lost(&e) {
                     db.unreachable(&e)
+                } else {
+                    StoreError::from(e)
                 }
             })
         })
     }
+}
+
+/// Whether an error is the connection's, not the statement's: no answer
+/// from the database, or one saying the connection is ending (SQLSTATE
+/// class 08, connection exception, or 57, operator intervention: a
+/// shutdown, a terminated backend).
+fn lost(e: &tokio_postgres::Error) -> bool {
+    match e.as_db_error() {
+        None => true,
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || code.starts_with("57")
+        }
+    }
+}
+
+/// A stored version, which is never negative.
+fn version_of(n: i64) -> Result<u64, StoreError> {
+    u64::try_from(n).map_err(|_| StoreError(format!("{n} is no version")))
+}
+
+impl Postgres {
+    fn queue(&self, change: Change, version: Option<u64>) -> Pending {
+        let (ack, pending) = Pending::new();
+        if let Err(mpsc::error::SendError(Job::Write(_, _, ack))) =
+            self.jobs.send(Job::Write(change, version, ack))
+        {
+            let _ = ack.send(Err(StoreError("the store is closed".into())));
+        }
+        pending
+    }
+}
+
+/// The listener: one connection of its own that `LISTEN`s on
+/// [`CHANNEL`] and passes each notification on; when it breaks, it is
+/// opened again, and a [`Notice::Gap`] sent once it listens (what was
+/// notified meanwhile is lost). It ends when nobody takes the notices.
+async fn listen(db: Arc<Database>, notices: mpsc::UnboundedSender<Notice>) {
+    while !notices.is_closed() {
+        if let Err(e) = listen_once(&db, &notices).await {
+            static LOG: Throttle = Throttle::new(Duration::from_secs(10));
+            if let Some(left_out) = LOG.allow(Instant::now()) {
+                tracing::warn!(
+                    "listening for the other servers' changes: {} ({left_out} more since the last line)",
+                    e.0
+                );
+            }
+        }
+        tokio::time::sleep(LISTEN_RETRY).await;
+    }
+}
+
+async fn listen_once(
+    db: &Database,
+    notices: &mpsc::UnboundedSender<Notice>,
+) -> Result<(), StoreError> {
+    let (client, mut connection) = db
+        .config
+        .connect(NoTls)
+        .await
+        .map_err(|e| db.unreachable(&e))?;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let driver = tokio::spawn(async move {
+        loop {
+            match std::future::poll_fn(|cx| connection.poll_message(cx)).await {
+                Some(Ok(tokio_postgres::AsyncMessage::Notification(n))) => {
+                    if tx.send(n.payload().to_owned()).is_err() {
+                        return;
+                    }
+                }
+                Some(Ok(_)) => {}
+                Some(Err(e)) => {
+                    tracing::debug!("the listening connection closed: {e}");
+                    return;
+                }
+                None => return,
+            }
+        }
+    });
+    let listening = client.batch_execute(&format!("LISTEN {CHANNEL}")).await;
+    if let Err(e) = listening {
+        driver.abort();
+        return Err(db.unreachable(&e));
+    }
+    if notices.send(Notice::Gap).is_err() {
+        driver.abort();
+        return Ok(());
+    }
+    while let Some(payload) = rx.recv().await {
+        let notice = payload
+            .split_once(' ')
+            .and_then(|(id, v)| Some(Notice::Changed(id.to_owned(), v.parse().ok()?)));
+        match notice {
+            Some(notice) => {
+                if notices.send(notice).is_err() {
+                    break;
+                }
+            }
+            None => tracing::warn!("a notice that does not read: {payload:?}"),
+        }
+    }
+    driver.abort();
+    drop(client);
+    Ok(())
 }
 
 /// Runs `f` on `runtime` and waits for it on this thread (which may be a
@@ -436,7 +571,7 @@ async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Ve
         match Writer::open(db).await {
             Ok(w) => *writer = Some(w),
             Err(e) => {
-                for (_, ack) in batch.drain(..) {
+                for (_, _, ack) in batch.drain(..) {
                     let _ = ack.send(Err(e.clone()));
                 }
                 return;
@@ -446,12 +581,17 @@ async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Ve
     let Some(w) = writer.as_ref() else {
         return;
     };
+    // Two servers' transactions lock the rows of the games they change
+    // in the same order, so neither waits for the other in a circle (a
+    // game has at most one change in a batch: it is locked until the
+    // change is acknowledged).
+    batch.sort_by(|a, b| changed_game(&a.0).cmp(changed_game(&b.0)));
     let mut results = Vec::with_capacity(batch.len());
     let committed = async {
         w.client.batch_execute("BEGIN").await?;
-        for (change, _) in batch.iter() {
+        for (change, version, _) in batch.iter() {
             w.client.batch_execute("SAVEPOINT change").await?;
-            match apply(w, change).await {
+            match apply(w, change, *version).await {
                 Ok(()) => {
                     w.client.batch_execute("RELEASE SAVEPOINT change").await?;
                     results.push(Ok(()));
@@ -468,10 +608,10 @@ async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Ve
     }
     .await;
     let failed = committed.err().map(|e| {
-        if e.as_db_error().is_some() {
-            StoreError(format!("the commit failed: {}", StoreError::from(e).0))
-        } else {
+        if lost(&e) {
             db.unreachable(&e)
+        } else {
+            StoreError(format!("the commit failed: {}", StoreError::from(e).0))
         }
     });
     if failed.is_some() {
@@ -479,7 +619,7 @@ async fn commit_batch(db: &Database, writer: &mut Option<Writer>, batch: &mut Ve
         // the next batch opens a fresh one.
         *writer = None;
     }
-    for ((_, ack), result) in batch
+    for ((_, _, ack), result) in batch
         .drain(..)
         .zip(results.into_iter().chain(std::iter::repeat_with(|| Ok(()))))
     {
@@ -494,12 +634,43 @@ fn big(n: u32) -> i64 {
     i64::from(n)
 }
 
-/// Applies one change; an error that is the change's own (a constraint,
-/// no such game) or the connection's.
-async fn apply(w: &Writer, change: &Change) -> Result<(), StoreError> {
+/// The game a change is to.
+fn changed_game(change: &Change) -> &str {
+    match change {
+        Change::Create(g) => &g.id,
+        Change::Move { id, .. }
+        | Change::Join { id, .. }
+        | Change::Rename { id, .. }
+        | Change::Resign { id, .. }
+        | Change::Rematch { id, .. }
+        | Change::Withdraw { id }
+        | Change::Expire { id, .. } => id,
+    }
+}
+
+/// Applies one change, when its game is at `version` (if one is given),
+/// stepping the game's version and notifying it (delivered if the
+/// transaction commits); an error that is the change's own (a constraint,
+/// no such game, another version) or the connection's.
+async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), StoreError> {
     let at = crate::sqlite::now();
     let c = &w.client;
     let p = &w.prepared;
+    if !matches!(change, Change::Create(_)) {
+        let id = changed_game(change);
+        let expected = version.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+        // The row's lock is held from here to the commit: a server that
+        // changes the same game meanwhile waits, then finds a new version.
+        let Some(row) = c.query_opt(&p.step, &[&id, &expected]).await? else {
+            return Err(StoreError(format!(
+                "game {id} is not at version {} (another server changed it)",
+                version.unwrap_or_default()
+            )));
+        };
+        let stepped: i64 = row.try_get(0)?;
+        c.execute(&p.notify, &[&CHANNEL, &format!("{id} {stepped}")])
+            .await?;
+    }
     let changed = match change {
         Change::Create(g) => insert_game(w, g, at).await?,
         Change::Move { id, n, mv, after } => {
@@ -637,28 +808,59 @@ fn game_row(row: &tokio_postgres::Row) -> Result<StoredGame, StoreError> {
 
 impl Store for Postgres {
     fn write(&self, change: Change) -> Pending {
-        let (ack, pending) = Pending::new();
-        if let Err(mpsc::error::SendError(Job::Write(_, ack))) =
-            self.jobs.send(Job::Write(change, ack))
-        {
-            let _ = ack.send(Err(StoreError("the store is closed".into())));
-        }
-        pending
+        self.queue(change, None)
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn write_at(&self, change: Change, version: u64) -> Pending {
+        self.queue(change, Some(version))
+    }
+
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        let id = id.to_owned();
+        let row = self.read(move |c| async move {
+            let result = c
+                .query_opt("SELECT version FROM games WHERE id = $1", &[&id])
+                .await;
+            (c, result)
+        })?;
+        row.map(|r| version_of(r.try_get(0)?)).transpose()
+    }
+
+    fn notices(&self) -> Option<mpsc::UnboundedReceiver<Notice>> {
+        self.notices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        Ok(self.load_versioned(id)?.map(|(g, _)| g))
+    }
+
+    fn load_versioned(&self, id: &str) -> Result<Option<(StoredGame, u64)>, StoreError> {
         let id = id.to_owned();
-        let rows = self.read(move |c| async move {
+        let rows = self.read(move |mut c| async move {
+            // One snapshot: the moves are those the row's summary is of.
             let result = async {
-                let game = c
+                let tx = c
+                    .build_transaction()
+                    .isolation_level(tokio_postgres::IsolationLevel::RepeatableRead)
+                    .read_only(true)
+                    .start()
+                    .await?;
+                let game = tx
                     .query_opt(
-                        &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
+                        &format!("SELECT {GAME_COLUMNS}, version FROM games WHERE id = $1"),
                         &[&id],
                     )
                     .await?;
                 let moves = match game {
                     Some(_) => {
-                        c.query(
+                        tx.query(
                             "SELECT ply, move FROM moves WHERE game = $1 ORDER BY n",
                             &[&id],
                         )
@@ -666,15 +868,17 @@ impl Store for Postgres {
                     }
                     None => Vec::new(),
                 };
+                tx.commit().await?;
                 Ok((game, moves))
             }
             .await;
             (c, result)
         })?;
-        let (Some(game), moves) = rows else {
+        let (Some(row), moves) = rows else {
             return Ok(None);
         };
-        let mut game = game_row(&game)?;
+        let mut game = game_row(&row)?;
+        let version = version_of(row.try_get(20)?)?;
         game.moves = moves
             .iter()
             .map(|r| {
@@ -684,7 +888,7 @@ impl Store for Postgres {
                 })
             })
             .collect::<Result<_, StoreError>>()?;
-        Ok(Some(game))
+        Ok(Some((game, version)))
     }
 
     fn unfinished(&self) -> Result<Vec<Unfinished>, StoreError> {

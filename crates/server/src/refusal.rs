@@ -11,6 +11,9 @@ use crate::throttle::Throttle;
 
 /// The one message of a refusal the server itself caused.
 pub const INTERNAL_MESSAGE: &str = "the server failed to complete the request; its log says why";
+/// The message of every `unavailable` refusal.
+pub const UNAVAILABLE_MESSAGE: &str =
+    "the database is out of reach for now; nothing was done: try again in a moment";
 
 /// Which kind of check refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +31,8 @@ pub enum Fault {
     IllegalMove,
     /// The server failed (the store, the random source), not the request.
     Internal,
+    /// The store's database is out of reach for now.
+    Unavailable,
 }
 
 /// A refusal of the hub.
@@ -102,6 +107,19 @@ impl Refusal {
             );
         }
         Refusal::new(Fault::Internal, "internal", INTERNAL_MESSAGE)
+    }
+
+    /// `unavailable`: the store's database cannot be reached; nothing was
+    /// done, and the request may be sent again in a moment. What failed
+    /// goes to the log as for [`Refusal::internal`].
+    pub fn unavailable(detail: impl std::fmt::Display) -> Refusal {
+        static LOG: Throttle = Throttle::new(Duration::from_secs(10));
+        if let Some(left_out) = LOG.allow(Instant::now()) {
+            tracing::warn!(
+                "a request found the database out of reach: {detail} ({left_out} more since the last line)"
+            );
+        }
+        Refusal::new(Fault::Unavailable, "unavailable", UNAVAILABLE_MESSAGE)
     }
 
     /// The same refusal with the game's current state beside it.

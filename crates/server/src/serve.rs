@@ -107,7 +107,7 @@ pub struct Config {
     /// are its owner's alone either way).
     pub allow_shared_data: bool,
     /// A PostgreSQL database to keep the games in instead of the SQLite
-    /// one in `data`, served by one server at a time for now.
+    /// one in `data`, which several servers may share.
     pub database: Option<Database>,
 }
 
@@ -369,6 +369,7 @@ impl Server {
         .await
         .map_err(|e| StoreError(e.to_string()))??;
         hub.sweep_in_background();
+        hub.follow_store_in_background();
         let listener = TcpListener::bind(config.addr)
             .await
             .map_err(|why| ServeError::Listen {

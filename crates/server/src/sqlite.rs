@@ -329,12 +329,12 @@ fn commit_batch(conn: &mut Connection, batch: &mut Vec<Queued>) {
     let mut results: Vec<Result<(), StoreError>> = Vec::with_capacity(batch.len());
     let committed = (|| {
         let mut tx = conn.transaction()?;
-        for (change, _) in batch.iter() {
+        for (change, _, _) in batch.iter() {
             results.push(apply_one(&mut tx, change));
         }
         tx.commit()
     })();
-    for ((_, ack), result) in batch
+    for ((_, _, ack), result) in batch
         .drain(..)
         .zip(results.into_iter().chain(std::iter::repeat_with(|| Ok(()))))
     {
@@ -519,7 +519,9 @@ fn with_moves(conn: &Connection, mut game: StoredGame) -> Result<StoredGame, Sto
 impl crate::store::Store for Sqlite {
     fn write(&self, change: Change) -> Pending {
         let (ack, pending) = Pending::new();
-        if let Err(mpsc::SendError(Job::Write(_, ack))) = self.jobs.send(Job::Write(change, ack)) {
+        if let Err(mpsc::SendError(Job::Write(_, _, ack))) =
+            self.jobs.send(Job::Write(change, None, ack))
+        {
             let _ = ack.send(Err(StoreError("the store is closed".into())));
         }
         pending

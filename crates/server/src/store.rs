@@ -239,6 +239,25 @@ pub enum Change {
 #[error("store: {0}")]
 pub struct StoreError(pub String);
 
+/// How the error of a database out of reach begins.
+const UNREACHABLE: &str = "the database is unreachable: ";
+
+impl StoreError {
+    /// The store's database could not be reached (`what` says which, and
+    /// why, without a password).
+    #[must_use]
+    pub fn unreachable(what: &str) -> StoreError {
+        StoreError(format!("{UNREACHABLE}{what}"))
+    }
+
+    /// Whether this is [`StoreError::unreachable`]'s: the database out of
+    /// reach, not a failure of the store itself.
+    #[must_use]
+    pub fn is_unreachable(&self) -> bool {
+        self.0.starts_with(UNREACHABLE)
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
         StoreError(e.to_string())
@@ -284,14 +303,20 @@ pub(crate) fn rematch_text(rematch: Option<&Rematch>) -> (Option<&'static str>, 
 pub(crate) const BATCH_MAX: usize = 4096;
 
 /// What a store's writer is asked: a change to store (acknowledged once
-/// committed), or to close.
+/// committed; with a version, only if the game is still at that version),
+/// or to close.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the close is sent once; boxing every change would allocate for each"
+)]
 pub(crate) enum Job {
-    Write(Change, oneshot::Sender<Result<(), StoreError>>),
+    Write(Change, Option<u64>, oneshot::Sender<Result<(), StoreError>>),
     Close(std::sync::mpsc::Sender<Result<(), StoreError>>),
 }
 
-/// A change waiting in a writer's batch, with its acknowledgement.
-pub(crate) type Queued = (Change, oneshot::Sender<Result<(), StoreError>>);
+/// A change waiting in a writer's batch, with the version it expects and
+/// its acknowledgement.
+pub(crate) type Queued = (Change, Option<u64>, oneshot::Sender<Result<(), StoreError>>);
 
 /// Fills `batch` from `first` and the jobs `next` has waiting, up to
 /// [`BATCH_MAX`], and gives the close request if one came (the jobs after it
@@ -304,7 +329,7 @@ pub(crate) fn gather(
     let mut job = Some(first);
     while let Some(taken) = job {
         match taken {
-            Job::Write(change, ack) => batch.push((change, ack)),
+            Job::Write(change, version, ack) => batch.push((change, version, ack)),
             Job::Close(done) => return Some(done),
         }
         job = if batch.len() < BATCH_MAX {
@@ -474,6 +499,16 @@ impl OpenGame {
     }
 }
 
+/// What a shared store tells of the changes committed (by any server).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The game with this id reached this version.
+    Changed(String, u64),
+    /// Notices may have been lost (the store's listening connection was
+    /// opened again): every game may have changed.
+    Gap,
+}
+
 /// How many games there are of each status, in the order of
 /// [`Status::ALL`].
 pub type Counts = [u64; 3];
@@ -514,12 +549,55 @@ impl Future for Pending {
 /// when it is first asked for, and at start only what it checks of the
 /// unfinished games (their rules and bots, no moves).
 ///
-/// The SQLite store ([`crate::Sqlite`]) is the one there is; a store shared
-/// by several servers (PostgreSQL) would implement the same calls.
+/// The SQLite store ([`crate::Sqlite`]) serves one server; the PostgreSQL
+/// store ([`crate::Postgres`]) may be shared by several, and then says so
+/// ([`Store::shared`]): each game then has a version, the count of changes
+/// stored for it, that a change may be made to depend on
+/// ([`Store::write_at`]), and the store tells of every change committed
+/// ([`Store::notices`]).
 pub trait Store: Send + Sync + 'static {
     /// Queues a change; the returned [`Pending`] resolves once the change
     /// is durable. Changes are applied in the order they are queued.
     fn write(&self, change: Change) -> Pending;
+
+    /// Whether other servers may change the games in this store.
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// As [`Store::write`], but in a shared store the change is refused
+    /// unless the game is still at `version` (no other server changed it
+    /// since); the game is then at `version + 1`. A store only one server
+    /// writes ignores the version.
+    fn write_at(&self, change: Change, version: u64) -> Pending {
+        let _ = version;
+        self.write(change)
+    }
+
+    /// The version of the game with this id (0 in a store that keeps
+    /// none); `None` when there is no such game.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn version(&self, id: &str) -> Result<Option<u64>, StoreError> {
+        Ok(self.load(id)?.map(|_| 0))
+    }
+
+    /// The game with this id and its version, read together.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError`] when the store cannot be read.
+    fn load_versioned(&self, id: &str) -> Result<Option<(StoredGame, u64)>, StoreError> {
+        Ok(self.load(id)?.map(|g| (g, 0)))
+    }
+
+    /// The notices of changes committed by any server, once: taken by the
+    /// first call; `None` from a store only one server writes.
+    fn notices(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<Notice>> {
+        None
+    }
 
     /// The game with this id, moves and all.
     ///
