@@ -205,6 +205,28 @@ pub enum Grade {
 }
 
 impl Grade {
+    /// Every grade, from the best.
+    pub const ALL: [Grade; 5] = [
+        Grade::Best,
+        Grade::Good,
+        Grade::Inaccuracy,
+        Grade::Mistake,
+        Grade::Blunder,
+    ];
+
+    /// The grade's word, as JSON writes it: `best`, `good`, `inaccuracy`,
+    /// `mistake` or `blunder`.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Grade::Best => "best",
+            Grade::Good => "good",
+            Grade::Inaccuracy => "inaccuracy",
+            Grade::Mistake => "mistake",
+            Grade::Blunder => "blunder",
+        }
+    }
+
     /// The grade of a move that lost `lost` (a chance from 0 to 1).
     ///
     /// ```
@@ -541,6 +563,9 @@ mod tests {
         ];
         for (lost, grade) in cases {
             assert_eq!(Grade::of(lost), grade, "{lost}");
+        }
+        for grade in Grade::ALL {
+            assert_eq!(serde_json::to_value(grade).unwrap(), grade.word());
         }
     }
 
