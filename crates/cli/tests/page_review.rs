@@ -298,13 +298,10 @@ async fn the_arrow_keys_step_the_review_whatever_has_focus() {
     r.open(&b, &format!("#ply={}", k + 1)).await;
     caption_of(&b, k + 1, n).await;
 
-    // With a button of the ply list focused: one ply on shows the board
-    // after ply k + 1.
-    b.js(&format!(
-        "document.querySelector('.ply-item[data-ply=\"{}\"]').focus(); return true",
-        k + 2
-    ))
-    .await;
+    // With a step button focused: one ply on shows the board after ply
+    // k + 1.
+    b.js("document.querySelector(\"button[aria-label='One ply on']\").focus(); return true")
+        .await;
     b.keys(&[Key::Right]).await;
     caption_of(&b, k + 1, n).await;
     b.wait(
@@ -317,8 +314,12 @@ async fn the_arrow_keys_step_the_review_whatever_has_focus() {
     .await;
     assert_eq!(pieces_shown(&b).await, r.pieces_after(k + 1));
 
-    // With nothing focused: back two positions.
-    b.js("document.activeElement.blur(); return true").await;
+    // With a button of the ply list focused: back two positions.
+    b.js(&format!(
+        "document.querySelector('.ply-item[data-ply=\"{}\"]').focus(); return true",
+        k + 2
+    ))
+    .await;
     b.keys(&[Key::Left, Key::Left]).await;
     b.wait(
         "two steps back",
@@ -331,10 +332,9 @@ async fn the_arrow_keys_step_the_review_whatever_has_focus() {
     caption_of(&b, k - 1, n).await;
     assert_eq!(pieces_shown(&b).await, r.pieces_after(k - 1));
 
-    // With a key-moment button focused, and with the slider itself, which
-    // steps once a key, not twice.
-    b.js("document.querySelector('.key-moment').focus(); return true")
-        .await;
+    // With nothing focused, and with the slider itself, which steps once
+    // a key, not twice.
+    b.js("document.activeElement.blur(); return true").await;
     b.keys(&[Key::Right]).await;
     b.wait(
         "a step on",
