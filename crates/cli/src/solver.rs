@@ -8,7 +8,7 @@ use dice_core::Side;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use royal_ur::Ur;
 use serde_json::{Map, Value, json};
-use ur_solve::{GameAnalysis, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
+use ur_solve::{GameAnalysis, Grade, Progress, SideTotals, SolveOptions, Stage, Table, ValueType};
 
 use crate::cli::{AnalyseArgs, SolveArgs};
 use crate::engine::{parse_variant, table_refusal};
@@ -203,6 +203,7 @@ pub fn analyse_cmd(a: &AnalyseArgs) -> Outcome {
             "turns": turns,
             "light": value["light"],
             "dark": value["dark"],
+            "key_moments": value["key_moments"],
         });
         return emit(&format!("{value}\n"));
     }
@@ -223,13 +224,13 @@ fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
          chances are the mover's to win, in %; lost and luck in points\n"
     );
     out.push_str(&format!(
-        "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
-        "turn", "side", "roll", "played", "before", "after", "best", "lost", "luck"
+        "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:<10} {:>6}\n",
+        "turn", "side", "roll", "played", "before", "after", "best", "lost", "grade", "luck"
     ));
     let word = |m: Option<royal_ur::Move>| m.map_or_else(|| "-".to_owned(), |m| m.to_string());
     for t in &report.turns {
         out.push_str(&format!(
-            "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:>6}\n",
+            "{:>4}  {:<5} {:>4}  {:<9} {:>7} {:>7}  {:<9} {:>6} {:<10} {:>6}\n",
             t.ply + 1,
             t.side.to_string(),
             t.roll,
@@ -238,21 +239,48 @@ fn analysis_text(report: &GameAnalysis, rules: &str) -> String {
             pct(t.after),
             word(t.best),
             pp(t.lost),
+            t.grade.map_or("-", Grade::word),
             pp(t.luck),
         ));
     }
     let line = |side: Side, s: &SideTotals| {
+        let accuracy = match (s.accuracy, s.mean_lost) {
+            (Some(a), Some(m)) => {
+                format!("accuracy {a:.2} ({:.2} points lost a choice)", m * 100.0)
+            }
+            _ => "accuracy - (no choice)".to_owned(),
+        };
+        let grades = Grade::ALL
+            .map(|g| format!("{} {}", s.grades.of(g), g.word()))
+            .join(", ");
         format!(
-            "{:<5}  {} turns, {} with a choice, {} mistakes, {} points lost, luck {} points\n",
+            "{:<5}  {} turns, {} with a choice, {} mistakes, {} points lost, luck {} points\n\
+             {:<5}  {accuracy}; {grades}; result {}, luck-adjusted {}\n",
             side.to_string(),
             s.turns,
             s.choices,
             s.mistakes,
             pp(s.lost),
             pp(s.luck),
+            "",
+            pct(s.result),
+            pct(s.luck_adjusted),
         )
     };
     out.push_str(&line(Side::Light, &report.light));
     out.push_str(&line(Side::Dark, &report.dark));
+    let key: Vec<String> = report
+        .key_moments
+        .iter()
+        .map(|&ply| (ply + 1).to_string())
+        .collect();
+    out.push_str(&format!(
+        "key moments (largest swings first): turns {}\n",
+        if key.is_empty() {
+            "-".to_owned()
+        } else {
+            key.join(", ")
+        }
+    ));
     out
 }

@@ -287,6 +287,8 @@ fn perfect_selfplay_and_analysis() {
         .expect("a first turn line");
     assert!(first_turn.starts_with(numbers[0]), "{first_turn}");
 
+    grades_and_accuracy_agree_with_the_turns(&v, &run.out);
+
     // From standard input too.
     let out = Command::new(env!("CARGO_BIN_EXE_race"))
         .args(["analyse", "-", "--table", &table])
@@ -294,6 +296,73 @@ fn perfect_selfplay_and_analysis() {
         .output()
         .expect("race runs");
     assert_eq!(out.status.code(), Some(0));
+}
+
+/// Checks `race analyse --json`'s grades, accuracy, luck-adjusted results
+/// and key moments against its own turns, and that the text report shows
+/// the same figures.
+fn grades_and_accuracy_agree_with_the_turns(v: &serde_json::Value, text: &str) {
+    let turns = v["turns"].as_array().expect("turns");
+    let f = |x: &serde_json::Value| x.as_f64().expect("a number");
+    for t in turns {
+        let grade = if t["choice"] == true {
+            let lost = f(&t["lost"]);
+            serde_json::json!(match lost {
+                l if l <= 1e-9 => "best",
+                l if l < 0.01 => "good",
+                l if l < 0.03 => "inaccuracy",
+                l if l < 0.08 => "mistake",
+                _ => "blunder",
+            })
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(t["grade"], grade, "{t}");
+        assert!((f(&t["swing"]) - (f(&t["after"]) - f(&t["before"]))).abs() < 1e-12);
+    }
+    for (side, other) in [("light", "dark"), ("dark", "light")] {
+        let mine: Vec<&serde_json::Value> = turns.iter().filter(|t| t["side"] == side).collect();
+        let decided: Vec<&&serde_json::Value> =
+            mine.iter().filter(|t| t["choice"] == true).collect();
+        for grade in ["best", "good", "inaccuracy", "mistake", "blunder"] {
+            let n = decided.iter().filter(|t| t["grade"] == grade).count() as u64;
+            assert_eq!(v[side]["grades"][grade].as_u64(), Some(n), "{side} {grade}");
+        }
+        let lost: f64 = decided.iter().map(|t| f(&t["lost"])).sum();
+        let mean = lost / decided.len() as f64;
+        assert!((f(&v[side]["mean_lost"]) - mean).abs() < 1e-12);
+        let accuracy = f(&v[side]["accuracy"]);
+        assert!((accuracy - 100.0 * (1.0 - mean)).abs() < 1e-9);
+        let last = turns.last().expect("a turn");
+        let result = if last["side"] == side {
+            f(&last["after"])
+        } else {
+            1.0 - f(&last["after"])
+        };
+        assert!((f(&v[side]["result"]) - result).abs() < 1e-12);
+        let adjusted = result - f(&v[side]["luck"]) + f(&v[other]["luck"]);
+        assert!((f(&v[side]["luck_adjusted"]) - adjusted).abs() < 1e-9);
+        let shown = format!(
+            "accuracy {accuracy:.2} ({:.2} points lost a choice)",
+            mean * 100.0
+        );
+        assert!(text.contains(&shown), "{shown} in {text}");
+        let shown = format!("luck-adjusted {:.2}%", f(&v[side]["luck_adjusted"]) * 100.0);
+        assert!(text.contains(&shown), "{shown} in {text}");
+    }
+    let mut swings: Vec<(f64, u64)> = turns
+        .iter()
+        .map(|t| (f(&t["swing"]).abs(), t["ply"].as_u64().expect("ply")))
+        .collect();
+    swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let key: Vec<u64> = swings.iter().take(5).map(|s| s.1).collect();
+    assert_eq!(v["key_moments"], serde_json::json!(key));
+    let turns_said: Vec<String> = key.iter().map(|p| (p + 1).to_string()).collect();
+    let line = format!(
+        "key moments (largest swings first): turns {}",
+        turns_said.join(", ")
+    );
+    assert!(text.contains(&line), "{line} in {text}");
 }
 
 #[test]

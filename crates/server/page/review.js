@@ -1,7 +1,9 @@
 // The review of a finished game: step through its positions; a graph of
-// light's chance to win after every ply when the server has a solved
-// table for the rules (with each side's mistakes and the chance they
-// lost), otherwise of the race count, each side's steps still to go.
+// the viewer's side's chance to win after every ply when the server has a
+// solved table for the rules (with each side's accuracy, grades, luck and
+// luck-adjusted result, every ply's grade, the key moments and each
+// side's mistakes, all as the server's analysis gives them), otherwise of
+// the race count, each side's steps still to go.
 
 import { gamePath, getJSON, loadSeat, ruleSet } from "./api.js";
 import { coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
@@ -13,8 +15,9 @@ const W = 420;
 const H = 230;
 const PAD = { left: 44, right: 12, top: 14, bottom: 30 };
 
-/** The graph: one point a ply, each a button to its position. */
-function graph(story, show) {
+/** The graph: one point a ply, each a button to its position; with a
+ * table, the chance of `side` (the viewer's, light for a watcher). */
+function graph(story, side, show) {
   const n = story.plies.length;
   const a = story.analysis;
   const x = (i) => PAD.left + ((W - PAD.left - PAD.right) * i) / Math.max(n, 1);
@@ -23,14 +26,15 @@ function graph(story, show) {
     class: "graph",
     id: "graph",
     role: "group",
-    "aria-label": a ? "Light's chance to win after every ply" : "Steps to go for each side after every ply",
+    "aria-label": a ? `${sideName(side)}'s chance to win after every ply` : "Steps to go for each side after every ply",
   });
   const inner = H - PAD.top - PAD.bottom;
   let series;
   let y;
   if (a) {
     y = (v) => PAD.top + inner * (1 - v);
-    series = [{ cls: "light", start: a.start, values: a.light_chances, label: (v) => `light ${percent(v)}` }];
+    const of = (light) => (side === "light" ? light : 1 - light);
+    series = [{ cls: side, start: of(a.start), values: a.light_chances.map(of), label: (v) => `${side} ${percent(v)}` }];
     for (const v of [0, 0.5, 1]) {
       svg.append(
         s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: v === 0.5 ? "axis mid" : "axis" }),
@@ -83,7 +87,33 @@ function graph(story, show) {
 }
 
 function totals(side, t) {
-  return `${sideName(side)}: ${t.mistakes} ${t.mistakes === 1 ? "mistake" : "mistakes"} in ${t.choices} throws with a choice, ${(t.lost * 100).toFixed(1)} points of winning chance lost; luck ${(t.luck * 100).toFixed(1)} points.`;
+  return `${sideName(side)}: ${t.mistakes} ${t.mistakes === 1 ? "move" : "moves"} not the best in ${t.choices} throws with a choice, ${(t.lost * 100).toFixed(1)} points of winning chance lost; luck ${(t.luck * 100).toFixed(1)} points.`;
+}
+
+const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const GRADE_WORDS = { best: "Best", good: "Good", inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" };
+const points = (x) => (x * 100).toFixed(2);
+
+/**
+ * Each side's figures as the analysis gives them: accuracy (100 × (1 −
+ * mean chance lost per decision with a choice)), the grade counts, luck,
+ * result and luck-adjusted result. Each figure keeps its exact number in
+ * a `data-value` beside the rounded text.
+ */
+function scoreTable(a) {
+  const cell = (value, text) => h("td", { "data-value": value ?? "" }, text);
+  const row = (label, key, each) => h("tr", { "data-figure": key },
+    h("th", { scope: "row" }, label),
+    ...["light", "dark"].map((side) => each(a[side], side)));
+  return h("table", { class: "scores", id: "scores" },
+    h("thead", {}, h("tr", {}, h("td", {}), h("th", { scope: "col" }, "Light"), h("th", { scope: "col" }, "Dark"))),
+    h("tbody", {},
+      row("Accuracy", "accuracy", (t) => cell(t.accuracy, t.accuracy === null ? "–" : t.accuracy.toFixed(2))),
+      row("Mean lost a choice (points)", "mean_lost", (t) => cell(t.mean_lost, t.mean_lost === null ? "–" : points(t.mean_lost))),
+      ...GRADES.map((g) => row(GRADE_WORDS[g], `grades.${g}`, (t) => cell(t.grades[g], String(t.grades[g])))),
+      row("Luck (points)", "luck", (t) => cell(t.luck, points(t.luck))),
+      row("Result", "result", (t) => cell(t.result, `${points(t.result)}%`)),
+      row("Luck-adjusted result", "luck_adjusted", (t) => cell(t.luck_adjusted, `${points(t.luck_adjusted)}%`))));
 }
 
 export async function showReview(main, id) {
@@ -102,6 +132,8 @@ export async function showReview(main, id) {
   // The viewer's side at the bottom, as on the game page.
   const mine = loadSeat(id)?.seat ?? null;
   const flip = game.flips && mine === "dark";
+  // The graph follows the viewer's side (light for a watcher).
+  const viewer = mine === "dark" ? "dark" : "light";
 
   const caption = h("p", { class: "turn", id: "review-caption", role: "status", "aria-live": "polite" });
   const dice = h("div", { class: "dice" });
@@ -113,7 +145,7 @@ export async function showReview(main, id) {
       s("path", { d: "M12 2 L4 8 L12 14 Z" }),
       bar ? s("rect", { x: 2, y: 2, width: 2, height: 12 }) : null));
   const button = (label, bar, flip, go) => h("button", { type: "button", class: "quiet step", "aria-label": label, onclick: go }, icon(bar, flip));
-  const g = graph(story, (i) => show(i));
+  const g = graph(story, viewer, (i) => show(i));
 
   const turns = story.analysis?.turns ?? [];
   // The move a ply played and, with a table, the best move when another:
@@ -134,7 +166,10 @@ export async function showReview(main, id) {
   };
   // Shows again what is shown, after a setting changed.
   let again = () => show(n);
-  const chance = (i) => percent(i ? story.analysis.light_chances[i - 1] : story.analysis.start);
+  const chance = (i) => {
+    const light = i ? story.analysis.light_chances[i - 1] : story.analysis.start;
+    return percent(viewer === "light" ? light : 1 - light);
+  };
 
   /**
    * Shows ply `k + 1`. With `before`, the board it was played on, its
@@ -153,13 +188,26 @@ export async function showReview(main, id) {
       last: !before && p.move ? { from: p.from, to: p.to, side: p.side } : null,
     }).svg);
     dice.replaceChildren(...(p.faces ? [drawThrow(game, p.faces, p.roll), h("span", { class: "roll" }, String(p.roll))] : []));
+    const grade = turns[k]?.grade;
     let text = `Ply ${k + 1} of ${n}: ${said(p, mine)}${words}`;
-    if (story.analysis) text += ` Light's chance to win ${before ? "before it" : "after it"}: ${chance(index)}.`;
+    if (grade) text += ` Grade: ${GRADE_WORDS[grade].toLowerCase()}.`;
+    if (story.analysis) text += ` ${sideName(viewer)}'s chance to win ${before ? "before it" : "after it"}: ${chance(index)}.`;
     else text += ` Steps to go${before ? " before it" : ""}: light ${at.race.light}, dark ${at.race.dark}.`;
     caption.textContent = text;
     g.at(index);
-    for (const el of main.querySelectorAll(".pt.current")) el.classList.remove("current");
-    main.querySelector(`.pt[data-ply="${k}"]`)?.classList.add("current");
+    for (const el of main.querySelectorAll(".current")) el.classList.remove("current");
+    // The point under the cursor, and the ply shown in the list.
+    main.querySelector(`.pt[data-ply="${index - 1}"]`)?.classList.add("current");
+    const item = main.querySelector(`.ply-item[data-ply="${k}"]`);
+    if (item) {
+      item.classList.add("current");
+      // Into the list's view, scrolling the list alone (never the page).
+      const list = item.closest(".ply-list");
+      const r = item.getBoundingClientRect();
+      const l = list.getBoundingClientRect();
+      if (r.top < l.top) list.scrollTop -= l.top - r.top;
+      else if (r.bottom > l.bottom) list.scrollTop += r.bottom - l.bottom;
+    }
     history.replaceState(null, "", `#ply=${k + 1}`);
   }
 
@@ -178,19 +226,47 @@ export async function showReview(main, id) {
     }).svg);
     dice.replaceChildren();
     let text = `The start: ${n} plies follow.`;
-    if (story.analysis) text += ` Light's chance to win: ${chance(0)}.`;
+    if (story.analysis) text += ` ${sideName(viewer)}'s chance to win: ${chance(0)}.`;
     else text += ` Steps to go: light ${story.start.race.light}, dark ${story.start.race.dark}.`;
     caption.textContent = text;
     g.at(0);
-    for (const el of main.querySelectorAll(".pt.current")) el.classList.remove("current");
+    for (const el of main.querySelectorAll(".current")) el.classList.remove("current");
     history.replaceState(null, "", location.pathname);
   }
 
   range.addEventListener("input", () => show(Number(range.value)));
 
   const judged = h("div", { class: "mistakes", id: "mistakes" });
+  const judgedPlies = [];
   if (story.analysis) {
     const a = story.analysis;
+    judgedPlies.push(
+      h("h3", {}, "Accuracy and luck"),
+      scoreTable(a),
+      h("h3", {}, "Key moments"),
+      h("p", { class: "small" }, "The plies whose mover's chance swung most, from before the throw to after the move."),
+      h("ol", { class: "key-moments", id: "key-moments" }, a.key_moments.map((ply) => {
+        const t = a.turns[ply];
+        return h("li", {}, h("button", {
+          type: "button",
+          class: `key-moment ${t.side}`,
+          "data-ply": ply,
+          onclick: () => showPly(ply, true),
+        }, h("span", { class: "m-ply" }, `Ply ${ply + 1}`),
+        ` ${sideName(t.side)} ${t.swing >= 0 ? "+" : "−"}${points(Math.abs(t.swing))} points`));
+      })),
+      h("h3", {}, "Every ply"),
+      h("ol", { class: "ply-list", id: "review-plies" }, story.plies.map((p, k) => {
+        const grade = a.turns[k]?.grade;
+        return h("li", { value: k + 1 }, h("button", {
+          type: "button",
+          class: `ply-item ${p.side}${grade ? ` grade-${grade}` : ""}`,
+          "data-ply": k,
+          "data-grade": grade ?? "",
+          onclick: () => showPly(k, true),
+        }, h("span", { class: "m-ply" }, `Ply ${k + 1}`), said(p, mine),
+        grade ? h("span", { class: `grade g-${grade}` }, ` ${GRADE_WORDS[grade]}`) : null));
+      })));
     for (const side of ["light", "dark"]) {
       const list = a.turns.filter((t) => t.side === side && t.lost > 1e-9);
       judged.append(
@@ -233,17 +309,40 @@ export async function showReview(main, id) {
           button("Last position", true, true, () => show(n))),
         coordinatesSwitch(() => again())),
       h("aside", { class: "side-panel card" },
-        h("h2", {}, story.analysis ? "Light's chance to win" : "The race: steps to go"),
+        h("h2", {}, story.analysis ? `${sideName(viewer)}'s chance to win` : "The race: steps to go"),
         g.svg,
         story.analysis ? null : h("p", { class: "legend small" }, h("span", { class: "key light" }), " light  ", h("span", { class: "key dark" }), " dark"),
+        ...judgedPlies,
         judged))));
-  addEventListener("keydown", (e) => {
-    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLButtonElement) return;
-    if (e.key === "ArrowLeft") show(index - 1);
-    if (e.key === "ArrowRight") show(index + 1);
-  });
-  // `#ply=N` opens on ply N, as played: the board it was played on.
-  const asked = Number(location.hash.match(/^#ply=(\d+)$/)?.[1] ?? 0);
-  if (asked >= 1 && asked <= n) showPly(asked - 1, true);
-  else show(n);
+  // The arrow keys step whatever has focus, but for a field being typed
+  // in and the step slider, which steps by itself.
+  const typing = (el) => el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || el?.isContentEditable
+    || (el instanceof HTMLInputElement && el !== range && !["button", "checkbox", "radio", "submit", "reset"].includes(el.type));
+  const gone = () => {
+    if (main.contains(range)) return false;
+    removeEventListener("keydown", onKey);
+    removeEventListener("hashchange", onHash);
+    return true;
+  };
+  const onKey = (e) => {
+    if (gone()) return;
+    if (e.target === range || typing(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    show(index + (e.key === "ArrowLeft" ? -1 : 1));
+  };
+  // `#ply=N` opens on ply N (as the log numbers it, from 1), as played:
+  // the board it was played on, its throw and its moves; so does a link
+  // to another ply followed on this page.
+  const open = () => {
+    const asked = Number(location.hash.match(/^#ply=(\d+)$/)?.[1] ?? 0);
+    if (asked >= 1 && asked <= n) showPly(asked - 1, true);
+    else show(n);
+  };
+  const onHash = () => {
+    if (!gone()) open();
+  };
+  addEventListener("keydown", onKey);
+  addEventListener("hashchange", onHash);
+  open();
 }

@@ -173,6 +173,86 @@ impl<T: WinChances> PerfectBot<T> {
     }
 }
 
+/// The most a move may lose and still be the best (the table stores
+/// values good to about 1e-7; equal moves differ by rounding only).
+pub const BEST_AT_MOST: f64 = 1e-9;
+/// A move that loses less than this (1 point of win chance) is good.
+pub const GOOD_BELOW: f64 = 0.01;
+/// A move that loses less than this (3 points) is an inaccuracy.
+pub const INACCURACY_BELOW: f64 = 0.03;
+/// A move that loses less than this (8 points) is a mistake; this much or
+/// more is a blunder.
+pub const MISTAKE_BELOW: f64 = 0.08;
+/// How many plies [`GameAnalysis::key_moments`] names.
+pub const KEY_MOMENTS: usize = 5;
+
+/// A decision judged by the chance it lost: `lost ≤` [`BEST_AT_MOST`] is
+/// best, below [`GOOD_BELOW`] good, below [`INACCURACY_BELOW`] an
+/// inaccuracy, below [`MISTAKE_BELOW`] a mistake, and a blunder beyond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Grade {
+    /// The best move (or one as good).
+    Best,
+    /// Lost less than 1 point of win chance.
+    Good,
+    /// Lost less than 3 points.
+    Inaccuracy,
+    /// Lost less than 8 points.
+    Mistake,
+    /// Lost 8 points or more.
+    Blunder,
+}
+
+impl Grade {
+    /// Every grade, from the best.
+    pub const ALL: [Grade; 5] = [
+        Grade::Best,
+        Grade::Good,
+        Grade::Inaccuracy,
+        Grade::Mistake,
+        Grade::Blunder,
+    ];
+
+    /// The grade's word, as JSON writes it: `best`, `good`, `inaccuracy`,
+    /// `mistake` or `blunder`.
+    #[must_use]
+    pub const fn word(self) -> &'static str {
+        match self {
+            Grade::Best => "best",
+            Grade::Good => "good",
+            Grade::Inaccuracy => "inaccuracy",
+            Grade::Mistake => "mistake",
+            Grade::Blunder => "blunder",
+        }
+    }
+
+    /// The grade of a move that lost `lost` (a chance from 0 to 1).
+    ///
+    /// ```
+    /// use ur_solve::Grade;
+    ///
+    /// assert_eq!(Grade::of(0.0), Grade::Best);
+    /// assert_eq!(Grade::of(0.005), Grade::Good);
+    /// assert_eq!(Grade::of(0.03), Grade::Mistake);
+    /// assert_eq!(Grade::of(0.2), Grade::Blunder);
+    /// ```
+    #[must_use]
+    pub fn of(lost: f64) -> Grade {
+        if lost <= BEST_AT_MOST {
+            Grade::Best
+        } else if lost < GOOD_BELOW {
+            Grade::Good
+        } else if lost < INACCURACY_BELOW {
+            Grade::Inaccuracy
+        } else if lost < MISTAKE_BELOW {
+            Grade::Mistake
+        } else {
+            Grade::Blunder
+        }
+    }
+}
+
 /// One ply of a game, judged by the table.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct TurnAnalysis {
@@ -200,6 +280,55 @@ pub struct TurnAnalysis {
     /// The chance lost by the move played: the roll's value minus
     /// `after` (0 for the best move and for a lost turn).
     pub lost: f64,
+    /// Whether the throw allowed more than one move.
+    pub choice: bool,
+    /// The move's grade by `lost` ([`Grade::of`]); `None` when the throw
+    /// allowed no choice.
+    pub grade: Option<Grade>,
+    /// The swing of the ply: `after - before`, the side's chance after its
+    /// move less its chance before its throw (the luck of the throw less
+    /// the chance lost).
+    pub swing: f64,
+}
+
+/// How many decisions with a choice got each grade.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GradeCounts {
+    /// Best moves.
+    pub best: u32,
+    /// Good moves.
+    pub good: u32,
+    /// Inaccuracies.
+    pub inaccuracy: u32,
+    /// Mistakes.
+    pub mistake: u32,
+    /// Blunders.
+    pub blunder: u32,
+}
+
+impl GradeCounts {
+    /// The count of one grade.
+    #[must_use]
+    pub const fn of(&self, grade: Grade) -> u32 {
+        match grade {
+            Grade::Best => self.best,
+            Grade::Good => self.good,
+            Grade::Inaccuracy => self.inaccuracy,
+            Grade::Mistake => self.mistake,
+            Grade::Blunder => self.blunder,
+        }
+    }
+
+    fn count(&mut self, grade: Grade) {
+        let n = match grade {
+            Grade::Best => &mut self.best,
+            Grade::Good => &mut self.good,
+            Grade::Inaccuracy => &mut self.inaccuracy,
+            Grade::Mistake => &mut self.mistake,
+            Grade::Blunder => &mut self.blunder,
+        };
+        *n += 1;
+    }
 }
 
 /// One side's totals over a game.
@@ -209,12 +338,30 @@ pub struct SideTotals {
     pub turns: u32,
     /// Throws that allowed a choice of more than one move.
     pub choices: u32,
-    /// Moves that were not the best (lost more than 1e-9).
+    /// Moves that were not the best (lost more than [`BEST_AT_MOST`]).
     pub mistakes: u32,
     /// The chance lost by its moves, summed.
     pub lost: f64,
     /// The luck of its throws, summed.
     pub luck: f64,
+    /// Its decisions with a choice, counted by grade.
+    pub grades: GradeCounts,
+    /// The mean chance lost per decision with a choice (`lost /
+    /// choices`); `None` without a choice.
+    pub mean_lost: Option<f64>,
+    /// Accuracy from 0 to 100: `100 × (1 - mean_lost)`, so 100 for a
+    /// side that always chose the best; `None` without a choice.
+    pub accuracy: Option<f64>,
+    /// The side's result: its chance after the last ply (1 for a win, 0
+    /// for a loss once the game is over; the table's chance before then,
+    /// and at the start for a game without plies).
+    pub result: f64,
+    /// The result less the luck of its own throws plus the luck of the
+    /// other side's: `result - luck + other.luck`, what the side would
+    /// have scored with luck taken out (as GNU Backgammon reports it).
+    /// It equals the side's chance at the start less the chance it lost
+    /// plus the chance the other side lost.
+    pub luck_adjusted: f64,
 }
 
 /// A whole game judged by the table.
@@ -226,6 +373,10 @@ pub struct GameAnalysis {
     pub light: SideTotals,
     /// Dark's totals.
     pub dark: SideTotals,
+    /// The key moments: the plies of the [`KEY_MOMENTS`] largest swings
+    /// (`|after - before|` of the mover, [`TurnAnalysis::swing`]), largest
+    /// first, the earlier ply first among equals.
+    pub key_moments: Vec<u32>,
 }
 
 impl GameAnalysis {
@@ -236,6 +387,46 @@ impl GameAnalysis {
             Side::Light => &self.light,
             Side::Dark => &self.dark,
         }
+    }
+
+    /// Fills in what the totals derive from the plies once all are in:
+    /// means, accuracy, results and key moments; `start` is the chance of
+    /// `first`, the side to move at the start.
+    fn conclude(&mut self, first: Side, start: f64) {
+        let light_result = match self.turns.last() {
+            Some(t) => light_of(t.side, t.after),
+            None => light_of(first, start),
+        };
+        for (side, result) in [
+            (Side::Light, light_result),
+            (Side::Dark, 1.0 - light_result),
+        ] {
+            let other_luck = self.totals(side.other()).luck;
+            let t = match side {
+                Side::Light => &mut self.light,
+                Side::Dark => &mut self.dark,
+            };
+            t.mean_lost = (t.choices > 0).then(|| t.lost / f64::from(t.choices));
+            t.accuracy = t.mean_lost.map(|m| 100.0 * (1.0 - m));
+            t.result = result;
+            t.luck_adjusted = result - t.luck + other_luck;
+        }
+        let mut order: Vec<&TurnAnalysis> = self.turns.iter().collect();
+        order.sort_by(|a, b| {
+            b.swing
+                .abs()
+                .total_cmp(&a.swing.abs())
+                .then(a.ply.cmp(&b.ply))
+        });
+        self.key_moments = order.iter().take(KEY_MOMENTS).map(|t| t.ply).collect();
+    }
+}
+
+/// Light's chance when `side` has `chance`.
+fn light_of(side: Side, chance: f64) -> f64 {
+    match side {
+        Side::Light => chance,
+        Side::Dark => 1.0 - chance,
     }
 }
 
@@ -257,7 +448,10 @@ pub fn analyse_log<T: WinChances + ?Sized>(
         turns: Vec::with_capacity(log.len()),
         light: SideTotals::default(),
         dark: SideTotals::default(),
+        key_moments: Vec::new(),
     };
+    let first = start.side();
+    let start_chance = table.win_chance(&start)?;
     for entry in log {
         let side = position.side();
         let before = table.win_chance(&position)?;
@@ -287,6 +481,8 @@ pub fn analyse_log<T: WinChances + ?Sized>(
             }
         };
         let roll_value = best.map_or(after, |b| b.win_chance);
+        let lost = (roll_value - after).max(0.0);
+        let choice = values.len() > 1;
         let turn = TurnAnalysis {
             ply: entry.ply,
             side,
@@ -297,17 +493,21 @@ pub fn analyse_log<T: WinChances + ?Sized>(
             luck: roll_value - before,
             best: best.map(|b| b.mv),
             after,
-            lost: (roll_value - after).max(0.0),
+            lost,
+            choice,
+            grade: choice.then(|| Grade::of(lost)),
+            swing: after - before,
         };
         let totals = match side {
             Side::Light => &mut out.light,
             Side::Dark => &mut out.dark,
         };
         totals.turns += 1;
-        if values.len() > 1 {
+        if let Some(grade) = turn.grade {
             totals.choices += 1;
+            totals.grades.count(grade);
         }
-        if turn.lost > 1e-9 {
+        if turn.lost > BEST_AT_MOST {
             totals.mistakes += 1;
         }
         totals.lost += turn.lost;
@@ -315,6 +515,7 @@ pub fn analyse_log<T: WinChances + ?Sized>(
         out.turns.push(turn);
         position = next;
     }
+    out.conclude(first, start_chance);
     Ok(out)
 }
 
@@ -336,4 +537,193 @@ pub fn analyse_game<T: WinChances + ?Sized>(
         });
     }
     analyse_log(table, *game.start(), game.log())
+}
+
+#[cfg(test)]
+mod tests {
+    use dice_core::{Dice, Seed, Setup};
+    use royal_ur::Variant;
+
+    use super::*;
+    use crate::{Solution, SolveOptions, solve};
+
+    #[test]
+    fn grades_follow_the_documented_thresholds() {
+        let cases = [
+            (0.0, Grade::Best),
+            (1e-9, Grade::Best),
+            (2e-9, Grade::Good),
+            (0.0099, Grade::Good),
+            (0.01, Grade::Inaccuracy),
+            (0.0299, Grade::Inaccuracy),
+            (0.03, Grade::Mistake),
+            (0.0799, Grade::Mistake),
+            (0.08, Grade::Blunder),
+            (1.0, Grade::Blunder),
+        ];
+        for (lost, grade) in cases {
+            assert_eq!(Grade::of(lost), grade, "{lost}");
+        }
+        for grade in Grade::ALL {
+            assert_eq!(serde_json::to_value(grade).unwrap(), grade.word());
+        }
+    }
+
+    fn finkel(pieces: u8) -> (Variant, Solution) {
+        let v = Variant::FINKEL.with_pieces(pieces).unwrap();
+        let sol = solve(&v, &SolveOptions::default(), |_| {}).unwrap();
+        (v, sol)
+    }
+
+    /// The mover's chance after each legal move, straight from the table's
+    /// values of the positions the moves reach.
+    fn values_by_hand(sol: &Solution, v: &Variant, p: &Position, roll: u8) -> Vec<(Move, f64)> {
+        let mut moves = MoveList::new();
+        Ur::legal(v, p, roll, &mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let next = Ur::apply(v, p, roll, mv).0;
+                let w = sol.win_chance(&next).unwrap();
+                (mv, if next.side() == p.side() { w } else { 1.0 - w })
+            })
+            .collect()
+    }
+
+    /// A game played by hand: light takes the first legal move, dark the
+    /// worst by the table, so that every grade has a chance to show.
+    fn careless_game(sol: &Solution, v: &Variant, seed: &str) -> Game<Ur> {
+        let dice = Dice::Seeded(Seed::new(seed.as_bytes()).unwrap());
+        let mut game = Game::<Ur>::new(Setup::new(dice, *v)).unwrap();
+        while !game.is_over() {
+            let roll = game.roll().unwrap();
+            let values = values_by_hand(sol, v, game.position(), roll);
+            let mv = match game.side().unwrap() {
+                Side::Light => values[0].0,
+                Side::Dark => values.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0,
+            };
+            game.play(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn a_game_judged_ply_by_ply_matches_the_table_read_by_hand() {
+        for pieces in [2, 3] {
+            let (v, sol) = finkel(pieces);
+            let mut seen = GradeCounts::default();
+            for seed in ["grade-a", "grade-b", "grade-c"] {
+                let game = careless_game(&sol, &v, seed);
+                let report = analyse_game(&sol, &game).unwrap();
+                assert_eq!(report.turns.len(), game.log().len());
+
+                let mut position = *game.start();
+                let start = sol.win_chance(&position).unwrap();
+                let mut counts = [GradeCounts::default(); 2];
+                let mut lost = [0.0_f64; 2];
+                let mut luck = [0.0_f64; 2];
+                let mut choices = [0_u32; 2];
+                for (t, entry) in report.turns.iter().zip(game.log()) {
+                    let s = t.side.index();
+                    let values = values_by_hand(&sol, &v, &position, entry.roll);
+                    let before = sol.win_chance(&position).unwrap();
+                    let (after, top) = match entry.mv {
+                        Some(mv) => {
+                            let top = values.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+                            let played = values.iter().find(|x| x.0 == mv).unwrap().1;
+                            (played, top)
+                        }
+                        None => {
+                            let next = position.forfeit(&v);
+                            let w = sol.win_chance(&next).unwrap();
+                            let w = if next.side() == position.side() {
+                                w
+                            } else {
+                                1.0 - w
+                            };
+                            (w, w)
+                        }
+                    };
+                    assert!((t.before - before).abs() < 1e-12, "ply {}", t.ply);
+                    assert!((t.after - after).abs() < 1e-12, "ply {}", t.ply);
+                    assert!((t.swing - (after - before)).abs() < 1e-12);
+                    let gone = top - after;
+                    assert!((t.lost - gone).abs() < 1e-12, "ply {}", t.ply);
+                    assert_eq!(t.choice, values.len() > 1);
+                    let grade = if gone <= 1e-9 {
+                        "best"
+                    } else if gone < 0.01 {
+                        "good"
+                    } else if gone < 0.03 {
+                        "inaccuracy"
+                    } else if gone < 0.08 {
+                        "mistake"
+                    } else {
+                        "blunder"
+                    };
+                    if values.len() > 1 {
+                        assert_eq!(
+                            serde_json::to_value(t.grade).unwrap(),
+                            serde_json::json!(grade),
+                            "ply {} lost {gone}",
+                            t.ply
+                        );
+                        counts[s].count(t.grade.unwrap());
+                        seen.count(t.grade.unwrap());
+                        choices[s] += 1;
+                    } else {
+                        assert_eq!(t.grade, None);
+                    }
+                    lost[s] += gone;
+                    luck[s] += top - before;
+                    position = match entry.mv {
+                        Some(mv) => Ur::apply(&v, &position, entry.roll, mv).0,
+                        None => position.forfeit(&v),
+                    };
+                }
+
+                let winner = game.result().unwrap().winner.unwrap();
+                for side in [Side::Light, Side::Dark] {
+                    let s = side.index();
+                    let o = side.other().index();
+                    let totals = report.totals(side);
+                    assert_eq!(totals.grades, counts[s]);
+                    assert_eq!(totals.choices, choices[s]);
+                    let mean = lost[s] / f64::from(choices[s]);
+                    assert!((totals.mean_lost.unwrap() - mean).abs() < 1e-12);
+                    assert!((totals.accuracy.unwrap() - 100.0 * (1.0 - mean)).abs() < 1e-9);
+                    assert!((totals.luck - luck[s]).abs() < 1e-9);
+                    let result = if side == winner { 1.0 } else { 0.0 };
+                    assert!((totals.result - result).abs() < 1e-9, "{}", totals.result);
+                    // Luck taken out leaves the start and the chance each lost.
+                    let own_start = if side == game.start().side() {
+                        start
+                    } else {
+                        1.0 - start
+                    };
+                    let skill = own_start - lost[s] + lost[o];
+                    assert!(
+                        (totals.luck_adjusted - skill).abs() < 1e-6,
+                        "{side}: {} against {skill}",
+                        totals.luck_adjusted
+                    );
+                }
+
+                let mut swings: Vec<(f64, u32)> = report
+                    .turns
+                    .iter()
+                    .map(|t| (t.swing.abs(), t.ply))
+                    .collect();
+                swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+                let key: Vec<u32> = swings.iter().take(5).map(|x| x.1).collect();
+                assert_eq!(report.key_moments, key);
+                assert_eq!(report.key_moments.len(), 5.min(report.turns.len()));
+            }
+            // Light's first moves and dark's worst give more than one grade.
+            assert!(
+                seen.best > 0 && seen.blunder > 0,
+                "{pieces} pieces: {seen:?}"
+            );
+        }
+    }
 }

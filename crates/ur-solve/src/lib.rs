@@ -11,7 +11,8 @@ mod table;
 mod twice;
 
 pub use analysis::{
-    GameAnalysis, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
+    BEST_AT_MOST, GOOD_BELOW, GameAnalysis, Grade, GradeCounts, INACCURACY_BELOW, KEY_MOMENTS,
+    MISTAKE_BELOW, MoveValue, PerfectBot, SideTotals, TurnAnalysis, analyse_game, analyse_log,
     best_move, move_values, roll_value,
 };
 pub use error::{AnalysisError, LookupError, RguError, SolveError, TableError};
