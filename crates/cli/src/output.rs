@@ -3,10 +3,9 @@
 //! missing or a file it may not replace), and each file is written whole
 //! (a temporary file in the same folder, then a rename).
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::error::{Refused, io_words};
@@ -73,6 +72,21 @@ pub fn claim(path: &Path, force: bool, input: &str, or: &str) -> Result<(), Refu
 /// `file` when `dir` is a file, its folder is missing, or it cannot be
 /// made or written in.
 pub fn claim_folder(dir: &Path, input: &str) -> Result<bool, Refused> {
+    claim_folder_as(dir, input, false)
+}
+
+/// As [`claim_folder`] for a data folder (or one in it): one that is made
+/// is its owner's alone ([`ur_solve::make_private_folder`]), as the
+/// server asks of the data folder it serves.
+///
+/// # Errors
+///
+/// As [`claim_folder`].
+pub fn claim_data_folder(dir: &Path, input: &str) -> Result<bool, Refused> {
+    claim_folder_as(dir, input, true)
+}
+
+fn claim_folder_as(dir: &Path, input: &str, private: bool) -> Result<bool, Refused> {
     let made = if dir.is_dir() {
         false
     } else if dir.exists() {
@@ -86,7 +100,12 @@ pub fn claim_folder(dir: &Path, input: &str) -> Result<bool, Refused> {
             );
             return Err(refusal(input, dir, "file", &missing));
         }
-        std::fs::create_dir(dir).map_err(|e| {
+        let made = if private {
+            ur_solve::make_private_folder(dir)
+        } else {
+            std::fs::create_dir(dir)
+        };
+        made.map_err(|e| {
             refusal(
                 input,
                 dir,
@@ -121,37 +140,22 @@ pub fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// The temporary file beside `path`: `.NAME.PID.tmp`.
-pub fn temp_path(path: &Path) -> PathBuf {
-    let mut name = OsString::from(".");
-    name.push(path.file_name().unwrap_or_default());
-    name.push(format!(".{}.tmp", std::process::id()));
-    folder_of(path).join(name)
-}
-
-/// Writes `text` to a temporary file beside `path` and renames it over
-/// `path`, so that `path` holds the old text or the new, never a part.
+/// Writes `text` whole to `path` (with [`ur_solve::write_whole`]: a
+/// temporary file beside it, synced and renamed over it), so that `path`
+/// holds the old text or the new, never a part.
 ///
 /// # Errors
 ///
 /// The I/O error; the temporary file is then removed.
 pub fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
     let _held = hold_writes();
-    let temp = temp_path(path);
-    let written = File::create(&temp)
-        .and_then(|mut f| {
-            f.write_all(text.as_bytes())?;
-            f.sync_data()
-        })
-        .and_then(|()| std::fs::rename(&temp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    ur_solve::write_whole(path, |w| w.write_all(text.as_bytes()))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
@@ -204,6 +208,17 @@ mod tests {
             "file"
         );
         assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_data_folder_is_made_its_owners_alone() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = scratch("data");
+        let data = dir.join("race-data");
+        assert_eq!(claim_data_folder(&data, "--data"), Ok(true));
+        let mode = std::fs::metadata(&data).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert_eq!(claim_data_folder(&data, "--data"), Ok(false));
     }
 
     #[test]

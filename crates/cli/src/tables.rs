@@ -16,11 +16,12 @@ use crate::output;
 
 /// Where a table of `variant` goes: `out`, or the data folder's
 /// `tables/` under the name the rules give it (the data folder and its
-/// `tables/` made if missing); checked before the work that fills it.
+/// `tables/` made if missing, their owner's alone, so that `race serve`
+/// takes the folder); checked before the work that fills it.
 ///
 /// # Errors
 ///
-/// As [`output::claim`] and [`output::claim_folder`].
+/// As [`output::claim`] and [`output::claim_data_folder`].
 pub fn table_destination(
     out: Option<&Path>,
     data: &Path,
@@ -32,16 +33,16 @@ pub fn table_destination(
         output::claim(out, force, "--out", "")?;
         return Ok(out.to_path_buf());
     }
-    output::claim_folder(data, "--data")?;
+    output::claim_data_folder(data, "--data")?;
     let folder = race_games::tables_folder(data);
-    output::claim_folder(&folder, "--data")?;
+    output::claim_data_folder(&folder, "--data")?;
     let path = folder.join(ur_solve::table_file_name(variant, value_type));
     output::claim(&path, force, "--data", "")?;
     Ok(path)
 }
 
-/// Writes a table whole to `path` (beside it, then renamed), so that the
-/// file named holds a whole table or what it held before.
+/// Writes a table whole to `path` ([`ur_solve::write_table`]), so that
+/// the file named holds a whole table or what it held before.
 ///
 /// # Errors
 ///
@@ -53,8 +54,7 @@ pub fn write_table_file(
     input: &str,
 ) -> Result<Written, Refused> {
     let _held = output::hold_writes();
-    ur_solve::write_table_whole(solution, value_type, path, &output::temp_path(path))
-        .map_err(|e| table_refusal(input, &e))
+    ur_solve::write_table(solution, value_type, path).map_err(|e| table_refusal(input, &e))
 }
 
 /// An `.rgu` refusal: exit 1 with its code.
@@ -165,20 +165,11 @@ pub fn table_cmd(a: &TableArgs) -> Outcome {
 fn export_cmd(a: &TableExportArgs) -> Outcome {
     let table = Table::open(&a.table).map_err(|e| table_refusal("TABLE", &e))?;
     output::claim(&a.out, a.force, "--out", "")?;
-    let temp = output::temp_path(&a.out);
-    let written = ur_solve::export_rgu(&table, &temp).and_then(|written| {
+    let written = {
         let _held = output::hold_writes();
-        std::fs::rename(&temp, &a.out)
-            .map(|()| written)
-            .map_err(|source| RguError::Io {
-                path: a.out.clone(),
-                source,
-            })
-    });
-    let written = written.map_err(|e| {
-        let _ = std::fs::remove_file(&temp);
-        rgu_refusal("--out", &e)
-    })?;
+        ur_solve::export_rgu(&table, &a.out)
+    };
+    let written = written.map_err(|e| rgu_refusal("--out", &e))?;
     let rules = ur_solve::WinChances::variant(&table).spelled_out();
     let out = a.out.display().to_string();
     if a.json {

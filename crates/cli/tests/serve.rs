@@ -250,21 +250,17 @@ fn the_perfect_bot_plays_from_a_table() {
     assert!(state["light_chance"].is_number(), "{state}");
 }
 
-/// A blitz table (a capture throws again, rosettes not safe): the perfect
-/// bot plays from it and the review of a finished game has the table's
-/// win-chance graph, a chance after every ply.
-#[test]
-fn a_blitz_table_plays_and_reviews() {
-    const BLITZ2: &str = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
-                          rosette_again=1 capture_again=1 pieces=2";
-    let scratch = Scratch::new("blitz");
-    let server = serve_a_table(&scratch, BLITZ2);
+/// Plays a game of `rules` against the perfect bot (`side` is the
+/// person's) to the end, and checks the review of it: the table's
+/// win-chance graph, a chance after every ply, and the bot losing nothing.
+fn play_perfect_and_review(server: &Server, scratch: &Scratch, rules: &str, side: &str) -> Value {
     let end = play_against_bot(
-        &server,
-        &scratch,
-        json!({"game": "ur", "rules": BLITZ2, "level": "perfect", "side": "dark"}),
+        server,
+        scratch,
+        json!({"game": "ur", "rules": rules, "level": "perfect", "side": side}),
     );
-    assert_eq!(end["seats"]["light"], "bot:perfect");
+    let bot = if side == "light" { "dark" } else { "light" };
+    assert_eq!(end["seats"][bot], "bot:perfect");
     let id = end["id"].as_str().unwrap();
     let plies = server.get(&format!("/api/games/{id}/plies")).json();
     let analysis = &plies["analysis"];
@@ -281,9 +277,182 @@ fn a_blitz_table_plays_and_reviews() {
         "{plies}"
     );
     assert!(
-        analysis["light"]["lost"].as_f64().unwrap().abs() < 1e-5,
+        analysis[bot]["lost"].as_f64().unwrap().abs() < 1e-5,
         "{plies}"
     );
+    end
+}
+
+/// A blitz table (a capture throws again, rosettes not safe): the perfect
+/// bot plays from it and the review of a finished game has the table's
+/// win-chance graph, a chance after every ply.
+#[test]
+fn a_blitz_table_plays_and_reviews() {
+    const BLITZ2: &str = "board=standard path=masters dice=4 zero_rolls=0 safe_rosettes=0 \
+                          rosette_again=1 capture_again=1 pieces=2";
+    let scratch = Scratch::new("blitz");
+    let server = serve_a_table(&scratch, BLITZ2);
+    play_perfect_and_review(&server, &scratch, BLITZ2, "dark");
+}
+
+/// The permission bits of a file or folder.
+fn mode_of(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// Whether `server` offers the bot level `perfect` for `rules` (a game
+/// against it can be created).
+fn offers_perfect(server: &Server, rules: &str) -> bool {
+    let body = json!({"game": "ur", "rules": rules, "level": "perfect"});
+    let reply = server.post("/api/games", None, &body);
+    match reply.status {
+        201 => true,
+        400 => false,
+        other => panic!("{other}: {}", reply.text()),
+    }
+}
+
+/// A data folder `race solve --data` makes is one `race serve --data`
+/// takes (the folders their owner's alone), and the table found there is
+/// served with no `--table`: `perfect` and the review graph. A half table
+/// a killed write left beside it is neither listed by `race tables` nor
+/// loaded, and the server removes it at start. A table `race table
+/// import` puts into a new data folder is served the same way.
+#[test]
+fn a_data_folder_race_solve_makes_is_served_with_its_tables() {
+    let scratch = Scratch::new("folder");
+    let data = scratch.path("data");
+    let d = data.to_str().unwrap();
+    let run = race(&["solve", "finkel2p", "--data", d]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let tables = data.join("tables");
+    let table = tables.join("finkel2p.p16.table");
+    assert_eq!(mode_of(&data), 0o700);
+    assert_eq!(mode_of(&tables), 0o700);
+    assert_eq!(mode_of(&table), 0o600);
+    // Process ids stop below 2^22: no writer of this one runs.
+    let half = tables.join(".finkel.p16.table.4999999.0.tmp");
+    std::fs::write(&half, &std::fs::read(&table).unwrap()[..100]).unwrap();
+    let listed = race(&["tables", "--data", d, "--json"]);
+    assert_eq!(listed.code, 0, "{}", listed.err);
+    let listed: Value = serde_json::from_str(&listed.out).unwrap();
+    let files: Vec<&str> = listed["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, [table.to_str().unwrap()], "{listed}");
+    let server = Server::start(&data, &[]);
+    assert!(!half.exists(), "{}", server.stderr());
+    assert!(server.stderr().contains("left by a write that was killed"));
+    play_perfect_and_review(&server, &scratch, FINKEL2, "light");
+    assert!(!offers_perfect(&server, "finkel"), "no table of finkel");
+    drop(server);
+    // Out as RoyalUr's file, and imported into a new data folder.
+    let rgu = scratch.path("finkel2p.rgu");
+    let r = rgu.to_str().unwrap();
+    let t = table.to_str().unwrap();
+    let run = race(&["table", "export", t, "--format", "rgu", "--out", r]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    let imported = scratch.path("imported");
+    let run = race(&["table", "import", r, "--data", imported.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.err);
+    assert_eq!(mode_of(&imported), 0o700);
+    let server = Server::start(&imported, &[]);
+    assert!(offers_perfect(&server, FINKEL2), "{}", server.stderr());
+}
+
+/// The phase `/metrics` gives the background solve in, with its states
+/// settled and in all.
+fn solve_phase(server: &Server) -> Option<(String, u64, u64)> {
+    let text = server.get("/metrics").text();
+    let number = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.split_once("} ")?.1.parse().ok())
+    };
+    let phase = text.lines().find_map(|l| {
+        let rest = l.strip_prefix("race_table_solve_phase{")?;
+        let (_, phase) = rest.split_once("phase=\"")?;
+        Some(phase.split_once('"')?.0.to_owned())
+    })?;
+    Some((
+        phase,
+        number("race_table_solve_states_done{")?,
+        number("race_table_solve_states{")?,
+    ))
+}
+
+/// `race serve --solve finkel2p` with no table of it: the server comes
+/// up, solves the table in the background into the data folder's
+/// `tables/` and then offers `perfect` and the review graph for it; a
+/// server started again on the folder finds the table there.
+#[test]
+fn serve_solve_makes_the_table_while_serving() {
+    let scratch = Scratch::new("solving");
+    let data = scratch.path("data");
+    let server = Server::start(&data, &["--solve", "finkel2p"]);
+    eventually("the table solved", || {
+        solve_phase(&server).is_some_and(|(phase, _, _)| phase == "done")
+    });
+    let (_, done, states) = solve_phase(&server).unwrap();
+    assert_eq!((done, states), (13112, 13112));
+    let log = server.stderr();
+    assert!(
+        log.contains(&format!("solving the table of {FINKEL2}")),
+        "{log}"
+    );
+    assert!(
+        log.contains(&format!("table of {FINKEL2} solved in")),
+        "{log}"
+    );
+    let table = data.join("tables").join("finkel2p.p16.table");
+    assert_eq!(mode_of(&table), 0o600);
+    play_perfect_and_review(&server, &scratch, FINKEL2, "dark");
+    drop(server);
+    let server = Server::start(&data, &["--solve", "finkel2p"]);
+    assert!(offers_perfect(&server, FINKEL2));
+    assert!(
+        server.stderr().contains("its table is held already"),
+        "{}",
+        server.stderr()
+    );
+}
+
+/// SIGTERM in the middle of a `--solve`: the server stops at once
+/// (cleanly, exit 0) rather than finishing the solve, and leaves no table
+/// under the real name; started again, it comes up without one.
+#[test]
+fn a_server_stopped_mid_solve_exits_and_leaves_no_table() {
+    // Seconds of solving (7 s of CPU time, at the lowest priority).
+    const FINKEL4: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=4";
+    let scratch = Scratch::new("midsolve");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &["--solve", FINKEL4]);
+    eventually("the solve under way", || {
+        solve_phase(&server)
+            .is_some_and(|(phase, done, states)| phase == "sweeping" && done < states / 2)
+    });
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}: {}", server.stderr());
+    let log = server.stderr();
+    assert!(!log.contains("solved in"), "{log}");
+    assert!(log.contains("stopped; the database is closed"), "{log}");
+    let tables = data.join("tables");
+    let left: Vec<_> = std::fs::read_dir(&tables)
+        .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.iter().all(|n| n.to_string_lossy().starts_with('.')),
+        "{left:?}"
+    );
+    let listed = race(&["tables", "--data", data.to_str().unwrap(), "--json"]);
+    let listed: Value = serde_json::from_str(&listed.out).unwrap();
+    assert_eq!(listed["tables"], json!([]), "{listed}");
+    drop(server);
+    let server = Server::start(&data, &[]);
+    assert!(!offers_perfect(&server, FINKEL4));
 }
 
 /// The moves acknowledged, by game, each with its ply.

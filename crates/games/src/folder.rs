@@ -41,6 +41,33 @@ pub fn table_files(data: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Removes the temporary files that writes killed before their end left
+/// in a data folder's `tables/` (those [`ur_solve::is_stale_temp`] takes
+/// for stale: a write still running keeps its own), and returns them;
+/// none when the folder does not exist.
+///
+/// # Errors
+///
+/// The I/O error when the folder exists but cannot be listed, or a stale
+/// file cannot be removed.
+pub fn remove_stale_temps(data: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(tables_folder(data)) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut removed = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        if path.is_file() && ur_solve::is_stale_temp(&path) {
+            std::fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
 /// A Royal Game of Ur rule set the solver takes, to be solved into a data
 /// folder's `tables/` as a 2-byte table.
 #[derive(Clone, Copy, Debug)]
@@ -170,21 +197,24 @@ impl TableSolve {
             path: folder.clone(),
             source,
         })?;
-        let name = ur_solve::table_file_name(&self.variant, ValueType::P16);
-        let path = folder.join(&name);
-        let temp = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-        ur_solve::write_table_whole(&solution, ValueType::P16, &path, &temp)?;
+        let path = folder.join(ur_solve::table_file_name(&self.variant, ValueType::P16));
+        ur_solve::write_table(&solution, ValueType::P16, &path)?;
         Ok(path)
     }
 }
 
-/// Makes `folder` (and its parents) if missing, its owner's alone.
+/// Makes `folder` and its missing parents, each its owner's alone.
 fn make_folder(folder: &Path) -> std::io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(folder)
+    if folder.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = folder.parent().filter(|p| !p.as_os_str().is_empty()) {
+        make_folder(parent)?;
+    }
+    match ur_solve::make_private_folder(folder) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && folder.is_dir() => Ok(()),
+        made => made,
+    }
 }
 
 #[cfg(test)]
@@ -204,8 +234,19 @@ mod tests {
         assert_eq!(last.phase, "writing");
         assert_eq!(last.states_done, last.states);
         assert!(seen.iter().any(|p| p.phase == "sweeping"), "{seen:?}");
-        // A hidden file (a table being written) is passed over.
-        std::fs::write(tables_folder(&data).join(".half.tmp"), b"half").unwrap();
+        // A hidden file (a table being written) is passed over; one a
+        // killed write left is removed, one being written kept.
+        let tables = tables_folder(&data);
+        let stale = tables.join(".rules.p16.table.4999999.0.tmp");
+        let ours = ur_solve::temp_path(&path);
+        for half in [&stale, &ours] {
+            std::fs::write(half, b"half").unwrap();
+        }
+        assert_eq!(table_files(&data).unwrap(), vec![path.clone()]);
+        if Path::new("/proc/self").exists() {
+            assert_eq!(remove_stale_temps(&data).unwrap(), vec![stale.clone()]);
+            assert!(!stale.exists() && ours.exists());
+        }
         assert_eq!(table_files(&data).unwrap(), vec![path.clone()]);
         let mut tables = Tables::default();
         assert!(!solve.is_in(&tables));

@@ -29,7 +29,9 @@ pub use catalogue::{
     catalogue, kind_of_rules_line, preset_of, read_rules, record_names,
 };
 pub use encode::{action_mask, move_for_action};
-pub use folder::{SolveProgress, TableSolve, TableSolveError, table_files, tables_folder};
+pub use folder::{
+    SolveProgress, TableSolve, TableSolveError, remove_stale_temps, table_files, tables_folder,
+};
 pub use game::{BadPosition, Inconsistent, RaceGame};
 pub use games::senet::SenetMoveView;
 pub use games::ur::UrMoveView;

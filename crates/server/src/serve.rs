@@ -148,12 +148,25 @@ pub struct TableError {
     pub why: String,
 }
 
-/// Opens every table of the data folder's `tables/` and every file of
-/// `paths` (one that is also in the folder once), saying which one could
-/// not be taken. A data path that is no folder holds no tables: opening the
+/// Opens every table of the data folder's `tables/` (first removing, where
+/// it can, the temporary files killed writes left there) and every file of `paths`
+/// (one that is also in the folder once), saying which one could not be
+/// taken. A data path that is no folder holds no tables: opening the
 /// store then says what is wrong with it.
 fn open_tables(data: &std::path::Path, paths: &[PathBuf]) -> Result<Tables, TableError> {
     let folder = if data.is_dir() {
+        match race_games::remove_stale_temps(data) {
+            Ok(stale) => {
+                for path in stale {
+                    tracing::info!(
+                        "removed {}, left by a write that was killed",
+                        path.display()
+                    );
+                }
+            }
+            // Passed over either way (hidden files are no tables).
+            Err(e) => tracing::warn!("the files killed writes left are kept: {e}"),
+        }
         race_games::table_files(data).map_err(|e| TableError {
             path: race_games::tables_folder(data).display().to_string(),
             why: format!("the folder cannot be read: {e}"),

@@ -118,7 +118,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("residual max |T(V) - V|: {:.3e}", stats.residual);
     println!(
-        "sweeping: {:.1} s, residual pass: {:.1} s",
+        "sweeping: {:.1} s, residual checks: {:.1} s",
         stats.sweep_seconds, stats.residual_seconds
     );
     if let Some(path) = out {

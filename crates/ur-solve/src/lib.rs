@@ -3,6 +3,7 @@
 mod analysis;
 mod choice;
 mod error;
+mod file;
 mod index;
 mod moves;
 mod rgu;
@@ -16,6 +17,10 @@ pub use analysis::{
     best_move, move_values, roll_value,
 };
 pub use error::{AnalysisError, LookupError, RguError, SolveError, TableError};
+pub use file::{
+    PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, is_stale_temp, make_private_folder, temp_path,
+    write_whole,
+};
 pub use index::{Index, State};
 pub use moves::Successor;
 pub use rgu::{RGU_MAGIC, RguWritten, export_rgu, import_rgu, rgu_key};
@@ -24,5 +29,5 @@ pub use solve::{
 };
 pub use table::{
     MAGIC, P16_STEPS, Table, VERSION, ValueType, Written, format_version, from_p16,
-    table_file_name, to_p16, write_table, write_table_whole,
+    table_file_name, to_p16, write_table,
 };

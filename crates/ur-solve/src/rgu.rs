@@ -46,14 +46,14 @@
 //! dice whose 0 moves nothing or three whose 0 moves four; 1 to 7 pieces;
 //! either switch.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path as FilePath;
 
 use dice_core::Side;
 use royal_ur::{BoardShape, Path, Square, Variant};
 
 use crate::error::RguError;
+use crate::file::write_whole;
 use crate::index::{Index, State};
 use crate::solve::{Solution, WinChances};
 
@@ -390,7 +390,8 @@ pub fn rgu_key(variant: &Variant, state: State) -> Result<u64, RguError> {
         .ok_or_else(|| RguError::Header(format!("no key for {state:?}")))
 }
 
-/// Writes a table's values as a RoyalUr `.rgu` file with Percent16 values.
+/// Writes a table's values as a RoyalUr `.rgu` file with Percent16 values,
+/// whole (with [`write_whole`](crate::write_whole)).
 ///
 /// # Errors
 ///
@@ -443,8 +444,6 @@ pub fn export_rgu<T: WinChances + ?Sized>(
         path: path.to_path_buf(),
         source,
     };
-    let file = File::create(path).map_err(io)?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
     let mut head = Vec::new();
     head.extend_from_slice(&RGU_MAGIC);
     head.push(RGU_VERSION);
@@ -454,14 +453,17 @@ pub fn export_rgu<T: WinChances + ?Sized>(
     for c in &counts {
         head.extend_from_slice(&c.to_be_bytes());
     }
-    w.write_all(&head).map_err(io)?;
-    for &e in &entries {
-        w.write_all(&((e >> 16) as u32).to_be_bytes()).map_err(io)?;
-    }
-    for &e in &entries {
-        w.write_all(&(e as u16).to_be_bytes()).map_err(io)?;
-    }
-    w.flush().map_err(io)?;
+    write_whole(path, |w| {
+        w.write_all(&head)?;
+        for &e in &entries {
+            w.write_all(&((e >> 16) as u32).to_be_bytes())?;
+        }
+        for &e in &entries {
+            w.write_all(&(e as u16).to_be_bytes())?;
+        }
+        Ok(())
+    })
+    .map_err(io)?;
     Ok(RguWritten {
         entries: entries.len() as u64,
         maps,

@@ -14,13 +14,15 @@
 //! (Gauss–Seidel); the states of a layer are split between threads, which
 //! read each other's latest values (relaxed atomics, a chaotic relaxation of
 //! a monotone sup-norm contraction, which converges like the sequential
-//! sweep). A final read-only pass over the whole table measures the residual
-//! max |T(V) − V|, which is the honest check of the result.
+//! sweep). Once a pair has settled, a read-only pass over it from its
+//! successor lists measures its residual max |T(V) − V| (later pairs never
+//! change its values or those it reads, so the largest of these is the
+//! residual of the whole table), which is the honest check of the result.
 //!
 //! [`solve`] reads as those steps, one module each: `plan` puts the layer
 //! pairs in order and shares a pair's states between threads; `sweep`
 //! solves a pair (Bellman sweeps, each followed by policy sweeps of the
-//! moves it chose) and makes the residual pass; `transitions` is
+//! moves it chose) and measures its residual; `transitions` is
 //! everything the rule set decides (the rolls and their chances, the
 //! successors of a state, who has won), so that other rules change it and
 //! not the sweeps; `records` holds what a pair's sweeps keep between
@@ -83,8 +85,8 @@ impl Default for SolveOptions {
     }
 }
 
-/// What the solver is doing, for a progress bar. Sent after every sweep
-/// and at the start and end of the residual pass.
+/// What the solver is doing, for a progress bar. Sent after every sweep,
+/// after each pair's residual check and at the end.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
     /// What is running.
@@ -100,7 +102,7 @@ pub struct Progress {
     pub sweep: u32,
     /// The largest change in the last sweep (or the residual so far).
     pub change: f64,
-    /// States in finished layers (or checked by the residual pass).
+    /// States in finished layers.
     pub states_done: u64,
     /// States in all (one side to move).
     pub states: u64,
@@ -114,7 +116,7 @@ pub struct Progress {
 pub enum Stage {
     /// Sweeping layers.
     Sweeping,
-    /// The residual pass over the whole table.
+    /// A layer pair's residual checked: the pair is finished.
     Residual,
     /// Done.
     Done,
@@ -136,9 +138,9 @@ pub struct SolveStats {
     pub max_pair_sweeps: u32,
     /// max |T(V) − V| over every state, measured after the sweeps.
     pub residual: f64,
-    /// Seconds sweeping, and seconds of the residual pass.
+    /// Seconds sweeping (and all else but the residual checks).
     pub sweep_seconds: f64,
-    /// Seconds of the residual pass.
+    /// Seconds of the pairs' residual checks.
     pub residual_seconds: f64,
 }
 
@@ -294,7 +296,8 @@ pub fn check_rules(variant: &Variant) -> Result<(), SolveError> {
 
 /// Solves a rule set: every state's chance that the side to move wins.
 ///
-/// `progress` is called after every sweep and during the residual pass.
+/// `progress` is called after every sweep and after each pair's residual
+/// check.
 ///
 /// # Errors
 ///
@@ -349,7 +352,7 @@ pub fn solve(
     let mut records = PairRecords::new(plan.most_entries, solver.rules().rolls().len())?;
     let mut done = plan.finished_states;
     for (k, &pair) in plan.pairs.iter().enumerate() {
-        let sweeps =
+        let (sweeps, residual) =
             solver.solve_pair(pair, &mut records, options, &mut stats, |sweep, change| {
                 progress(&Progress {
                     sweep,
@@ -358,18 +361,15 @@ pub fn solve(
                 });
             })?;
         stats.max_pair_sweeps = stats.max_pair_sweeps.max(sweeps);
+        stats.residual = stats.residual.max(residual);
         done += pair.states(&index);
+        progress(&Progress {
+            change: stats.residual,
+            ..at(Stage::Residual, pair.first(), k + 1, done)
+        });
     }
     drop(records);
-    stats.sweep_seconds = started.elapsed().as_secs_f64();
-    // The residual over the whole table.
-    stats.residual = solver.residual(&plan, options.threads.max(1), |pair, k, worst, checked| {
-        progress(&Progress {
-            change: worst,
-            ..at(Stage::Residual, pair.first(), k, checked)
-        });
-    });
-    stats.residual_seconds = started.elapsed().as_secs_f64() - stats.sweep_seconds;
+    stats.sweep_seconds = started.elapsed().as_secs_f64() - stats.residual_seconds;
     let values = values::numbers(slots);
     progress(&Progress {
         change: stats.residual,

@@ -38,12 +38,13 @@
 //! in bits 0 to 3.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use royal_ur::Variant;
 
 use crate::error::TableError;
+use crate::file::write_whole;
 use crate::index::Index;
 use crate::solve::{Solution, WinChances};
 
@@ -299,45 +300,10 @@ const fn padding(len: usize) -> usize {
     len.next_multiple_of(8) - len
 }
 
-/// Writes a solution to `temp` (with [`write_table`]) and renames it to
-/// `path`, so that `path` holds a whole table or what it held before;
-/// `temp` is removed when either step fails. Give a `temp` in `path`'s
-/// folder (a rename does not cross file systems) that readers of the
-/// folder pass over, such as a hidden name.
-///
-/// # Errors
-///
-/// [`TableError::Io`] naming `path` when the file cannot be written or
-/// renamed.
-pub fn write_table_whole(
-    solution: &Solution,
-    value_type: ValueType,
-    path: &Path,
-    temp: &Path,
-) -> Result<Written, TableError> {
-    let written = write_table(solution, value_type, temp).and_then(|written| {
-        std::fs::rename(temp, path)
-            .map(|()| written)
-            .map_err(|source| TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-    });
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(temp);
-        match e {
-            TableError::Io { source, .. } => TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            },
-            other => other,
-        }
-    })
-}
-
-/// Writes a solution to a table file. A 2-byte table also lists the
-/// choices that keep its perfect move the f64 values' (found on the
-/// machine's threads).
+/// Writes a solution to a table file, whole (with [`write_whole`]): the
+/// file named holds the whole table or what it held before. A 2-byte
+/// table also lists the choices that keep its perfect move the f64
+/// values' (found on the machine's threads).
 ///
 /// # Errors
 ///
@@ -385,19 +351,20 @@ pub fn write_table(
         sum.bytes(&tail);
     }
     let head = header(variant, value_type, count, sum.0);
-    let file = File::create(path).map_err(io)?;
-    let mut w = BufWriter::with_capacity(1 << 20, file);
-    w.write_all(&head).map_err(io)?;
-    let mut worst = 0.0f64;
-    for chunk in values.chunks(CHUNK) {
-        encode(chunk, value_type, &mut buf);
-        w.write_all(&buf).map_err(io)?;
-        for &v in chunk {
-            worst = worst.max((value_type.stored(v) - v).abs());
+    let worst = write_whole(path, |w| {
+        w.write_all(&head)?;
+        let mut worst = 0.0f64;
+        for chunk in values.chunks(CHUNK) {
+            encode(chunk, value_type, &mut buf);
+            w.write_all(&buf)?;
+            for &v in chunk {
+                worst = worst.max((value_type.stored(v) - v).abs());
+            }
         }
-    }
-    w.write_all(&tail).map_err(io)?;
-    w.flush().map_err(io)?;
+        w.write_all(&tail)?;
+        Ok(worst)
+    })
+    .map_err(io)?;
     Ok(Written {
         value_type,
         states: count,

@@ -3,11 +3,12 @@
 //! residual pass.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
 
 use super::SolveOptions;
 use super::SolveStats;
 use super::parallel::{par_max, sweep_together};
-use super::plan::{LayerPair, Plan, Shares, split};
+use super::plan::{LayerPair, Shares};
 use super::records::{Entries, ListReader, MoveCounts, PairRecords, SuccessorList};
 use super::transitions::{Code, ROLLS_MAX, Transitions};
 use super::values::Values;
@@ -80,10 +81,11 @@ impl<'a> Solver<'a> {
     }
 
     /// Solves a layer pair: Bellman sweeps, each followed by policy sweeps,
-    /// until a Bellman sweep changes no value by the tolerance. Adds its
-    /// sweeps to `stats` and calls `report(sweeps so far, change)` after
-    /// every Bellman sweep and every run of policy sweeps; returns how many
-    /// sweeps the pair took.
+    /// until a Bellman sweep changes no value by the tolerance, then
+    /// checks the pair's residual max |T(V) − V| from its lists. Adds its
+    /// sweeps and the check's time to `stats` and calls `report(sweeps so
+    /// far, change)` after every Bellman sweep and every run of policy
+    /// sweeps; returns how many sweeps the pair took and its residual.
     ///
     /// # Errors
     ///
@@ -96,7 +98,7 @@ impl<'a> Solver<'a> {
         options: &SolveOptions,
         stats: &mut SolveStats,
         mut report: impl FnMut(u32, f64),
-    ) -> Result<u32, SolveError> {
+    ) -> Result<(u32, f64), SolveError> {
         let states = pair.states(self.index);
         let (a, b) = pair.first();
         let blocks = self.index.blocks(a, b);
@@ -123,7 +125,13 @@ impl<'a> Solver<'a> {
             stats.updates += states;
             report(sweep, change);
             if change < options.tolerance {
-                return Ok(sweep);
+                let checking = Instant::now();
+                let work: Vec<_> = shares.runs.iter().zip(lists.iter()).collect();
+                let residual = par_max(work, |((_, run), list)| {
+                    self.residual_sweep(entries.range(run.clone()), list)
+                });
+                stats.residual_seconds += checking.elapsed().as_secs_f64();
+                return Ok((sweep, residual));
             }
             if sweep >= options.max_sweeps {
                 return Err(SolveError::NotConverged {
@@ -146,45 +154,6 @@ impl<'a> Solver<'a> {
             stats.policy_sweeps += u64::from(made);
             report(sweep, last);
         }
-    }
-
-    /// max |T(V) − V| over every state of the plan's layer pairs, each
-    /// layer shared between `threads`; calls `report(pair, pairs checked,
-    /// worst so far, states checked)` after every pair.
-    pub(super) fn residual(
-        &self,
-        plan: &Plan,
-        threads: usize,
-        mut report: impl FnMut(LayerPair, usize, f64, u64),
-    ) -> f64 {
-        let mut worst = 0.0f64;
-        let mut checked = plan.finished_states;
-        for (k, &pair) in plan.pairs.iter().enumerate() {
-            for layer in pair.layers() {
-                let blocks = self.index.blocks(layer.0, layer.1);
-                let parts = split(&blocks, threads);
-                worst = worst.max(par_max(parts, |part| self.layer_residual(part, layer)));
-                checked += self.index.layer_len(layer.0, layer.1);
-            }
-            report(pair, k + 1, worst, checked);
-        }
-        worst
-    }
-
-    /// max |T(V) − V| over some blocks of a layer.
-    fn layer_residual(&self, blocks: &[Block], layer: (u8, u8)) -> f64 {
-        let mut worst = 0.0f64;
-        let mut choices = [Code::NO_MOVE; ROLLS_MAX];
-        self.index.for_each_state(blocks, layer, |at, state| {
-            let equation = self.equation(state, &mut choices, None);
-            let bellman = if equation.passes > 0.0 {
-                equation.moves + equation.passes * self.values.of(self.rules.turn_lost(state))
-            } else {
-                equation.moves
-            };
-            worst = worst.max((bellman - self.values.get(at as usize)).abs());
-        });
-        worst
     }
 
     /// A state's equation with the best move of every roll, by generating
@@ -346,6 +315,39 @@ impl<'a> Solver<'a> {
     /// best moves anew and returns the largest change.
     fn bellman_sweep(&self, entries: Entries<'_>, list: &SuccessorList) -> f64 {
         let mut change = 0.0f64;
+        self.for_each_equation(entries, list, |indices, state, mirror| {
+            change = change.max(self.settle(indices, state, mirror));
+        });
+        change
+    }
+
+    /// max |T(V) − V| over a run of a solved pair's entries, from the
+    /// pair's lists as a Bellman sweep reads them (the same equations, so
+    /// the same figures, as generating the moves again), changing no
+    /// value: later pairs never change a solved pair's values or those it
+    /// reads, so this is the pair's share of the residual of the table.
+    fn residual_sweep(&self, entries: Entries<'_>, list: &SuccessorList) -> f64 {
+        let mut worst = 0.0f64;
+        self.for_each_equation(entries, list, |(s, m), state, mirror| {
+            let (vs, vm) = (self.values.get(s), self.values.get(m));
+            let ts = state.moves + state.passes * (1.0 - vm);
+            let tm = mirror.moves + mirror.passes * (1.0 - vs);
+            worst = worst.max((ts - vs).abs()).max((tm - vm).abs());
+        });
+        worst
+    }
+
+    /// Calls `visit(indices, state's equation, mirror's equation)` for
+    /// every entry of a run with the best move of every roll: the listed
+    /// pairs from their list, the others by generating their moves again;
+    /// records the best moves anew.
+    #[inline(always)]
+    fn for_each_equation(
+        &self,
+        entries: Entries<'_>,
+        list: &SuccessorList,
+        mut visit: impl FnMut((usize, usize), Equation, Equation),
+    ) {
         let mut reader = list.reader();
         let mut state_choices = [Code::NO_MOVE; ROLLS_MAX];
         let mut mirror_choices = [Code::NO_MOVE; ROLLS_MAX];
@@ -372,9 +374,8 @@ impl<'a> Solver<'a> {
                 entry.choose([&state_choices, &mirror_choices]);
                 equations
             };
-            change = change.max(self.settle(indices, state_equation, mirror_equation));
+            visit(indices, state_equation, mirror_equation);
         }
-        change
     }
 
     /// One sweep of the equations of the recorded moves over a run of

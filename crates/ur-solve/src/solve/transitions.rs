@@ -147,13 +147,6 @@ impl<'a> Transitions<'a> {
         })
     }
 
-    /// The successor of a throw that allows no move: the same position,
-    /// the other side to move.
-    #[inline(always)]
-    pub(super) fn turn_lost(&self, state: State) -> Code {
-        Code::successor(self.index.rank_valid(state.mirror()), true)
-    }
-
     /// The value of a finished game for the side to move in the layer (my
     /// home, their home): 1 when my pieces are all home, 0 when theirs
     /// are, `None` while the game goes on.
