@@ -2118,6 +2118,7 @@ async fn a_piece_hovered_or_focused_shows_its_route_square_by_square_and_its_lan
             landings.extend(m["lands"].as_array().unwrap().iter().map(|l| l.to_string()));
         }
         // From the keyboard: the piece focused shows its route.
+        b.mouse_away().await;
         let mut presses = 0;
         let focused = loop {
             let f = b

@@ -317,11 +317,35 @@ impl Browser {
         }
     }
 
-    /// Moves the mouse over the element `css` selects, to its centre.
+    /// Moves the mouse over the element `css` selects, to its centre,
+    /// coming from the page's top left corner: an element drawn anew under
+    /// a mouse that rests there gets no `mouseenter` until the mouse moves,
+    /// as with a person's mouse, so the mouse always arrives.
     pub async fn hover(&self, css: &str) {
         let element = self.find(css).await;
-        let actions = MouseActions::new("mouse".into()).then(PointerAction::MoveToElement {
-            element,
+        let actions = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::MoveToElement {
+                element,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            });
+        self.client
+            .perform_actions(actions)
+            .await
+            .unwrap_or_else(|e| panic!("cannot move the mouse over {css}: {e}"));
+    }
+
+    /// Moves the mouse to the page's top left corner, out of the way, as
+    /// a person at the keyboard leaves it: a page drawn anew under a
+    /// resting mouse tells the element there that the mouse entered it.
+    pub async fn mouse_away(&self) {
+        let actions = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
             duration: None,
             x: 0.0,
             y: 0.0,
@@ -329,7 +353,7 @@ impl Browser {
         self.client
             .perform_actions(actions)
             .await
-            .unwrap_or_else(|e| panic!("cannot move the mouse over {css}: {e}"));
+            .unwrap_or_else(|e| panic!("cannot move the mouse away: {e}"));
     }
 
     /// Presses keys one after the other, as a person at a keyboard does.
