@@ -101,6 +101,9 @@ struct Live {
     bot_busy: bool,
     /// When the game was created, in Unix seconds.
     created: i64,
+    /// When it last changed (see [`StoredGame::changed`]), in Unix
+    /// seconds.
+    changed: i64,
     /// This copy no longer stands for the game (forgotten or expired): a
     /// change asks the hub for the game again.
     gone: bool,
@@ -687,6 +690,7 @@ impl Hub {
             rematch: g.rematch,
             bot_busy: false,
             created: g.created,
+            changed: g.changed,
             gone: false,
         };
         let now = live.summary();
@@ -808,6 +812,7 @@ impl Hub {
                 offered_by: r.offered_by.as_str(),
                 game: r.game.as_deref(),
             }),
+            changed: live.changed,
             ply: game.ply(),
             side: game.side().map(Side::as_str),
             roll: game.roll(),
@@ -1035,6 +1040,7 @@ impl Hub {
                 );
             }
         };
+        let at = now();
         let change = Change::Move {
             id: slot.id.clone(),
             n: live.moves,
@@ -1043,12 +1049,14 @@ impl Hub {
                 text: canonical,
             },
             after: live.summary(),
+            at,
         };
         if let Err(e) = self.store.write(change).await {
             live.game.undo();
             return Err(Refusal::internal(e));
         }
         live.moves += 1;
+        live.changed = at;
         self.metrics.move_accepted();
         self.metrics.game_moved(before, live.status());
         let state = self.publish(slot, live);
@@ -1120,6 +1128,7 @@ impl Hub {
             *live.seat_mut(side) = Seat::Person(hash);
             live.join = seal;
             live.name_mut(side).clone_from(&name);
+            let at = now();
             let change = Change::Join {
                 id: slot.id.clone(),
                 seat: side,
@@ -1127,6 +1136,7 @@ impl Hub {
                 seal,
                 name,
                 after: live.summary(),
+                at,
             };
             if let Err(e) = hub.store.write(change).await {
                 *live.seat_mut(side) = expected;
@@ -1134,6 +1144,7 @@ impl Hub {
                 *live.name_mut(side) = None;
                 return Err(Refusal::internal(e));
             }
+            live.changed = at;
             hub.metrics.game_moved(before, live.status());
             hub.arrived(&slot, side);
             let state = hub.publish(&slot, &live);
@@ -1350,13 +1361,16 @@ impl Hub {
                 Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
                 None => (None, None),
             };
+            let at = now();
             let change = Change::Rematch {
                 id: slot.id.clone(),
                 rematch: Some(rematch.clone()),
                 start: stored,
+                at,
             };
             hub.store.write(change).await.map_err(Refusal::internal)?;
             live.rematch = Some(rematch);
+            live.changed = at;
             if let Some((id, new)) = new {
                 hub.metrics.game_created(new.status());
                 let started = hub.slot_for(id.clone(), new);
@@ -1398,13 +1412,16 @@ impl Hub {
                 }
                 Some(_) => {}
             }
+            let at = now();
             let change = Change::Rematch {
                 id: slot.id.clone(),
                 rematch: None,
                 start: None,
+                at,
             };
             hub.store.write(change).await.map_err(Refusal::internal)?;
             live.rematch = None;
+            live.changed = at;
             Ok(hub.publish(&slot, &live))
         })
         .await
@@ -1432,15 +1449,18 @@ impl Hub {
             live.in_play().map_err(|e| e.with_state(slot.state()))?;
             let before = live.status();
             live.game.resign(side);
+            let at = now();
             let change = Change::Resign {
                 id: slot.id.clone(),
                 side,
                 after: live.summary(),
+                at,
             };
             if let Err(e) = hub.store.write(change).await {
                 live.game.undo();
                 return Err(Refusal::internal(e));
             }
+            live.changed = at;
             hub.metrics.game_moved(before, live.status());
             let state = hub.publish(&slot, &live);
             Ok(state)
@@ -1563,6 +1583,7 @@ fn fresh(
     let id = secret::new_id().map_err(Refusal::internal)?;
     let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
         .map_err(Refusal::internal)?;
+    let at = now();
     let live = Live {
         commitment: secret::commitment(&seed),
         seed_hex: Seed::new(seed).map(|s| s.to_hex()).unwrap_or_default(),
@@ -1573,7 +1594,8 @@ fn fresh(
         join: None,
         rematch: None,
         bot_busy: false,
-        created: now(),
+        created: at,
+        changed: at,
         gone: false,
     };
     let stored = StoredGame {
@@ -1587,6 +1609,7 @@ fn fresh(
         join: None,
         summary: live.summary(),
         created: live.created,
+        changed: live.changed,
         rematch: None,
     };
     Ok((id, live, stored))
