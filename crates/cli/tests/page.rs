@@ -944,7 +944,8 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         &[("game", "ur"), ("opponent", "friend"), ("side", "light")],
     )
     .await;
-    // Waiting for the friend: the invite, nothing to resign.
+    // Waiting for the friend: the invite, nothing to resign, and the box
+    // that asks to be notified of one's turn.
     host.wait(
         "the invite",
         "return document.querySelector('#invite-link')",
@@ -957,7 +958,8 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
             "How to play",
             "coordinates",
             "copy",
-            "invite-link"
+            "invite-link",
+            "notify"
         ]
     );
     watcher.open(&server.addr, &format!("/g/{id}")).await;
@@ -992,14 +994,18 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         )
         .await;
     }
-    assert!(visible_controls(&host).await.contains(&"resign".to_owned()));
+    let controls = visible_controls(&host).await;
+    assert!(
+        controls.contains(&"resign".to_owned()) && controls.contains(&"notify".to_owned()),
+        "{controls:?}"
+    );
     assert_eq!(
         visible_controls(&watcher).await,
         ["Fair dice", "How to play", "coordinates"]
     );
 
     // Over: the record, the review, a rematch offered to the friend (a
-    // new game for the watcher), and no resignation.
+    // new game for the watcher), and no resignation, nor turns to notify.
     let over = server.post(
         &format!("/api/games/{id}/resign"),
         Some(&friend),

@@ -111,6 +111,8 @@ export async function showGame(main, id, net) {
   const boardBox = h("div", { class: "board-box", id: "board" });
   const help = h("p", { class: "help" });
   const resign = h("button", { type: "button", class: "quiet", id: "resign", hidden: true }, "Resign");
+  // Asking to be notified of one's turn, while turns are to come.
+  const notify = mine && !seat.both ? notifyControl((t) => say(t)) : null;
   const log = h("ol", { class: "log", id: "log", reversed: true, "aria-label": "What happened, newest first" });
   const end = h("section", { class: "end card", id: "end", hidden: true, "aria-labelledby": "end-title" });
   const fair = h("details", { class: "fair" },
@@ -131,8 +133,7 @@ export async function showGame(main, id, net) {
           h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice, announce), dice),
           boardBox,
           legend(game, rules),
-          h("div", { class: "under" }, help, coordinatesSwitch(renderBoard),
-            mine && !seat.both ? notifyControl((t) => say(t)) : null, resign)),
+          h("div", { class: "under" }, help, coordinatesSwitch(renderBoard), notify, resign)),
         h("aside", { class: "side-panel card" }, howToPanel(rules), h("h2", {}, "Moves"), log, fair)));
   main.replaceChildren(view);
 
@@ -267,6 +268,7 @@ export async function showGame(main, id, net) {
       ? "Click a piece to see where it goes, then click there. Keys: Tab or arrows choose a piece, Enter plays."
       : mine ? "" : "You are watching this game.";
     resign.hidden = !(mine && ui.st.status === "playing");
+    if (notify) notify.hidden = ui.st.status === "over";
   }
 
   function renderPlayers() {
