@@ -28,7 +28,7 @@ mod common;
 
 use common::browser::{Browser, DESKTOP, Driver, PHONE};
 use common::race;
-use common::server::{PATIENCE, Scratch, Server};
+use common::server::{PATIENCE, Scratch, Server, past};
 
 const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
 
@@ -2008,25 +2008,6 @@ async fn a_third_browser_takes_an_open_game_from_the_front_page() {
     assert_eq!(listed["games"], json!([]));
     host.close().await;
     taker.close().await;
-}
-
-/// Unix seconds now.
-fn unix_now() -> i64 {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    i64::try_from(secs).unwrap()
-}
-
-/// Waits until the clock is past `secs` (Unix seconds), so that a change
-/// made next is stamped later.
-fn past(secs: i64) {
-    let deadline = Instant::now() + PATIENCE;
-    while unix_now() <= secs {
-        assert!(Instant::now() < deadline, "the clock stands still");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// Keeps a seat in this browser as the page keeps it.

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 mod common;
 
 use common::race;
-use common::server::{PATIENCE, Scratch, Server, sha256_of_hex};
+use common::server::{PATIENCE, Scratch, Server, past, sha256_of_hex, unix_now};
 
 const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
 
@@ -1881,25 +1881,6 @@ fn a_private_server_lists_no_open_games() {
         "{e}"
     );
     create(&server, json!({"game": "ur", "opponent": "friend"}));
-}
-
-/// The time now in Unix seconds.
-fn unix_now() -> i64 {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    i64::try_from(secs).unwrap()
-}
-
-/// Waits until the clock is past `secs` (Unix seconds), so that a change
-/// made next is stamped later.
-fn past(secs: i64) {
-    let deadline = Instant::now() + PATIENCE;
-    while unix_now() <= secs {
-        assert!(Instant::now() < deadline, "the clock stands still");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// A state's `changed`.

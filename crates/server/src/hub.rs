@@ -1357,11 +1357,13 @@ impl Hub {
                 offered_by: live.rematch.as_ref().map_or(side, |r| r.offered_by),
                 game: start.as_ref().map(|(id, ..)| id.clone()),
             };
+            // An accepted rematch changes this game as its new one is
+            // created: at the same second.
+            let at = start.as_ref().map_or_else(now, |(_, new, _)| new.created);
             let (new, stored) = match start {
                 Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
                 None => (None, None),
             };
-            let at = now();
             let change = Change::Rematch {
                 id: slot.id.clone(),
                 rematch: Some(rematch.clone()),
