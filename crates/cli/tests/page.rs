@@ -28,7 +28,7 @@ mod common;
 
 use common::browser::{Browser, DESKTOP, Driver, PHONE};
 use common::race;
-use common::server::{PATIENCE, Scratch, Server};
+use common::server::{PATIENCE, Scratch, Server, past};
 
 const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
 
@@ -944,7 +944,8 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         &[("game", "ur"), ("opponent", "friend"), ("side", "light")],
     )
     .await;
-    // Waiting for the friend: the invite, nothing to resign.
+    // Waiting for the friend: the invite, nothing to resign, and the box
+    // that asks to be notified of one's turn.
     host.wait(
         "the invite",
         "return document.querySelector('#invite-link')",
@@ -957,7 +958,8 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
             "How to play",
             "coordinates",
             "copy",
-            "invite-link"
+            "invite-link",
+            "notify"
         ]
     );
     watcher.open(&server.addr, &format!("/g/{id}")).await;
@@ -992,14 +994,18 @@ async fn no_control_a_viewer_cannot_use_is_visible() {
         )
         .await;
     }
-    assert!(visible_controls(&host).await.contains(&"resign".to_owned()));
+    let controls = visible_controls(&host).await;
+    assert!(
+        controls.contains(&"resign".to_owned()) && controls.contains(&"notify".to_owned()),
+        "{controls:?}"
+    );
     assert_eq!(
         visible_controls(&watcher).await,
         ["Fair dice", "How to play", "coordinates"]
     );
 
     // Over: the record, the review, a rematch offered to the friend (a
-    // new game for the watcher), and no resignation.
+    // new game for the watcher), and no resignation, nor turns to notify.
     let over = server.post(
         &format!("/api/games/{id}/resign"),
         Some(&friend),
@@ -1868,8 +1874,14 @@ async fn friends_are_named_seen_told_their_turn_and_take_a_rematch_together() {
         server.state(&id)["names"],
         json!({"light": "<b>Ann</b>", "dark": "Bea"})
     );
+    // The host's tab says who came, until a move is made.
+    host.wait(
+        "the title to say the friend joined",
+        "return document.title.includes('Bea joined')",
+    )
+    .await;
 
-    // The friend's title says when it is its turn.
+    // The friend's title and icon say when it is its turn.
     let deadline = Instant::now() + PATIENCE;
     loop {
         assert!(Instant::now() < deadline, "never the friend's turn");
@@ -1877,8 +1889,9 @@ async fn friends_are_named_seen_told_their_turn_and_take_a_rematch_together() {
         if st["side"] == "dark" {
             friend
                 .wait(
-                    "the title to say so",
-                    "return document.title.startsWith('Your turn')",
+                    "the title and the icon to say so",
+                    "return document.title.startsWith('Your turn') \
+                       && document.querySelector(\"link[rel='icon']\").getAttribute('href') === '/page/icon-turn.svg'",
                 )
                 .await;
             break;
@@ -1888,14 +1901,18 @@ async fn friends_are_named_seen_told_their_turn_and_take_a_rematch_together() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    let tab = host
+        .js("return {title: document.title, icon: document.querySelector(\"link[rel='icon']\").getAttribute('href')}")
+        .await;
     assert!(
-        !host
-            .js("return document.title")
-            .await
-            .as_str()
-            .unwrap()
-            .starts_with("Your turn")
+        !tab["title"].as_str().unwrap().starts_with("Your turn"),
+        "{tab}"
     );
+    assert_eq!(tab["icon"], "/page/icon.svg");
+    let icon = server.get("/page/icon-turn.svg");
+    assert_eq!(icon.status, 200);
+    assert_eq!(icon.header("content-type"), Some("image/svg+xml"));
+    assert_ne!(icon.text(), server.get("/page/icon.svg").text());
 
     // The host resigns; the friend offers a rematch, which the host's page
     // shows at once and accepts: both pages move to the new game.
@@ -1993,49 +2010,310 @@ async fn a_third_browser_takes_an_open_game_from_the_front_page() {
     taker.close().await;
 }
 
+/// Keeps a seat in this browser as the page keeps it.
+async fn hold_seat(b: &Browser, id: &str, side: &str, token: &str) {
+    let seat = json!({"seat": side, "token": token}).to_string();
+    b.js(&format!(
+        "localStorage.setItem('race.seat.{id}', {}); return null",
+        json!(seat)
+    ))
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_players_at_one_screen_play_a_game_to_the_end() {
-    let bench = Bench::start("hotseat", &[]).await;
+async fn my_games_say_when_each_last_changed_and_which_wait_for_me() {
+    let bench = Bench::start("my-games", &[]).await;
     let (server, driver) = (&bench.server, &bench.driver);
+    let friend = json!({"game": "ur", "opponent": "friend", "side": "light"});
+    // Four games, each changed a second after the one before: one waiting
+    // for its friend, one over, one where this browser is to move, one
+    // where the other is.
+    let made = server.post("/api/games", None, &friend).json();
+    let waiting = made["id"].as_str().unwrap().to_owned();
+    let mut held = vec![(
+        waiting.clone(),
+        "light".to_owned(),
+        made["token"].as_str().unwrap().to_owned(),
+    )];
+    past(server.state(&waiting)["changed"].as_i64().unwrap());
+    let (over, seats, _) = api_game(server, friend.clone());
+    let resigned = server.post(
+        &format!("/api/games/{over}/resign"),
+        Some(&seats[0].1),
+        &json!({}),
+    );
+    assert_eq!(resigned.json()["status"], "over");
+    held.push((over.clone(), seats[0].0.clone(), seats[0].1.clone()));
+    let mut last = resigned.json()["changed"].as_i64().unwrap();
+    let mut pair = Vec::new();
+    for to_move in [true, false] {
+        past(last);
+        let (id, seats, state) = api_game(server, friend.clone());
+        last = state["changed"].as_i64().unwrap();
+        let (side, token) = seats
+            .iter()
+            .find(|(side, _)| (state["side"] == side.as_str()) == to_move)
+            .unwrap()
+            .clone();
+        held.push((id.clone(), side, token));
+        pair.push(id);
+    }
+    let (mine, theirs) = (pair[0].clone(), pair[1].clone());
+
     let b = driver.browser(DESKTOP).await;
-    let id = start_game(
-        &b,
-        &server.addr,
-        &[
-            ("game", "ur"),
-            ("rules", "custom"),
-            ("field-pieces", "2"),
-            ("opponent", "here"),
-            ("side", "light"),
-        ],
+    b.open(&server.addr, "/").await;
+    for (id, side, token) in &held {
+        hold_seat(&b, id, side, token).await;
+    }
+    // After a reload: the game waiting for this browser first, then the
+    // latest changed, each saying when.
+    b.open(&server.addr, "/").await;
+    let listed = b
+        .wait(
+            "my games",
+            "const l = [...document.querySelectorAll('#my-games .game-item')]; \
+             return l.length === 4 ? l.map(i => ({id: i.dataset.id, \
+               changed: Date.parse(i.querySelector('time.changed').dateTime) / 1000, \
+               ago: i.querySelector('time.changed').textContent, \
+               status: i.querySelector('.game-status').textContent})) : null",
+        )
+        .await;
+    let listed = listed.as_array().unwrap();
+    let order: Vec<&str> = listed.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        order,
+        [
+            mine.as_str(),
+            theirs.as_str(),
+            over.as_str(),
+            waiting.as_str()
+        ]
+    );
+    for shown in listed {
+        let id = shown["id"].as_str().unwrap();
+        assert_eq!(
+            shown["changed"].as_f64(),
+            server.state(id)["changed"].as_f64(),
+            "{shown}"
+        );
+        let ago = shown["ago"].as_str().unwrap();
+        assert!(ago == "just now" || ago.ends_with(" ago"), "{id}: {ago}");
+    }
+    assert_eq!(listed[0]["status"], "waits for you");
+    assert_ne!(listed[1]["status"], "waits for you");
+    // The words for longer waits.
+    let words = b
+        .js("return import('/page/people.js').then(m => \
+               [m.ago(1000, 1030), m.ago(1000, 1060), m.ago(1000, 1000 + 150), \
+                m.ago(1000, 1000 + 7200), m.ago(1000, 1000 + 86400 * 3), \
+                m.ago(1000, 1000 + 86400 * 8).startsWith('on ')])")
+        .await;
+    assert_eq!(
+        words,
+        json!([
+            "just now",
+            "1 minute ago",
+            "2 minutes ago",
+            "2 hours ago",
+            "3 days ago",
+            true
+        ])
+    );
+    b.close().await;
+}
+
+/// Plays through the API, for whichever side is to move, until `side` is
+/// to move; returns the state then.
+fn play_until(server: &Server, id: &str, seats: &[(String, String)], side: &str) -> Value {
+    let mut state = server.state(id);
+    let mut n = 0;
+    while state["side"] != side {
+        assert_eq!(state["status"], "playing", "the game ended first");
+        state = api_move(server, id, seats, n);
+        n += 1;
+    }
+    state
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_tab_notifies_of_its_turn_once_the_player_allowed_it() {
+    let bench = Bench::start("notify", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let (id, seats, _) = api_game(
+        server,
+        json!({"game": "ur", "opponent": "friend", "side": "light"}),
+    );
+    let light = seats.iter().find(|(s, _)| s == "light").unwrap().1.clone();
+    let b = driver.browser(DESKTOP).await;
+    b.open(&server.addr, "/").await;
+    hold_seat(&b, &id, "light", &light).await;
+    b.open(&server.addr, &format!("/g/{id}")).await;
+    b.wait(
+        "the box that asks",
+        "return document.getElementById('game')?.dataset.seat === 'light' \
+           && document.querySelector('#notify') && !document.querySelector('#notify').checked",
     )
     .await;
-    let state = server.state(&id);
-    assert_eq!(state["status"], "playing");
-    assert_eq!(state["seats"], json!({"light": "person", "dark": "person"}));
-    // One browser moves for whichever side is to move, to the end.
+    // The browser's notifications, counted from here; the tab hidden.
+    b.js("window.asked = 0; window.shown = []; \
+          class Told { constructor(title, o) { window.shown.push({title, body: o.body}); } \
+                       addEventListener() {} close() {} } \
+          Told.permission = 'default'; \
+          Told.requestPermission = () => { window.asked += 1; Told.permission = 'granted'; return Promise.resolve('granted'); }; \
+          window.Notification = Told; \
+          Object.defineProperty(document, 'hidden', {configurable: true, get: () => window.hide}); \
+          window.hide = true; return null")
+        .await;
+    let shown_at = |ply: &Value| {
+        format!(
+            "return document.getElementById('game').dataset.ply === '{ply}' ? \
+               {{asked: window.asked, shown: window.shown.length, title: document.title}} : null"
+        )
+    };
+    // Its turn comes, hidden, not asked for: nothing, and nothing asked.
+    play_until(server, &id, &seats, "dark");
+    let state = play_until(server, &id, &seats, "light");
+    let seen = b.wait("the turn", &shown_at(&state["ply"])).await;
+    assert_eq!(seen["asked"], 0);
+    assert_eq!(seen["shown"], 0);
+    assert!(seen["title"].as_str().unwrap().starts_with("Your turn"));
+    // Asked for: the browser's leave is asked once, and the next turn
+    // that comes while hidden is told.
+    b.click("#notify").await;
+    b.wait(
+        "the leave kept",
+        "return window.asked === 1 && localStorage.getItem('race.notify') === 'on' \
+           && document.querySelector('#notify').checked",
+    )
+    .await;
+    play_until(server, &id, &seats, "dark");
+    let state = play_until(server, &id, &seats, "light");
+    let seen = b.wait("the turn", &shown_at(&state["ply"])).await;
+    assert_eq!(seen["shown"], 1);
+    let told = b.js("return window.shown[0]").await;
+    assert_eq!(told["title"], "Your turn");
+    assert!(
+        told["body"].as_str().unwrap().contains("your turn"),
+        "{told}"
+    );
+    // A tab in view is not notified.
+    b.js("window.hide = false; return null").await;
+    play_until(server, &id, &seats, "dark");
+    let state = play_until(server, &id, &seats, "light");
+    let seen = b.wait("the turn", &shown_at(&state["ply"])).await;
+    assert_eq!(
+        (seen["asked"].clone(), seen["shown"].clone()),
+        (json!(1), json!(1))
+    );
+    b.close().await;
+}
+
+/// The hot-seat form of the start page: the game, two players here, light
+/// for the creator, and the box that turns the board ticked or not.
+async fn start_hot_seat(b: &Browser, addr: &str, turn: bool) -> String {
+    b.open(addr, "/").await;
+    b.wait(
+        "the start form",
+        "return document.querySelector('#start:not([disabled])')",
+    )
+    .await;
+    b.click("input[name='game'][value='ur']").await;
+    b.find("select[name='rules']")
+        .await
+        .select_by_value("custom")
+        .await
+        .expect("custom rules");
+    b.wait(
+        "the custom fields",
+        "return document.querySelector(\"select[name='field-pieces']\")",
+    )
+    .await;
+    b.find("select[name='field-pieces']")
+        .await
+        .select_by_value("2")
+        .await
+        .expect("two pieces");
+    b.click("input[name='opponent'][value='here']").await;
+    let ticked = b
+        .wait(
+            "the box that turns the board",
+            "const t = document.querySelector(\"input[name='turn']\"); return t ? {on: t.checked} : null",
+        )
+        .await;
+    assert_eq!(ticked["on"], true, "the board turns unless told not to");
+    if !turn {
+        b.click("input[name='turn']").await;
+    }
+    b.wait(
+        "the form as asked",
+        &format!(
+            "return document.querySelector(\"input[name='turn']\").checked === {turn} \
+               && !document.querySelector('#start').disabled"
+        ),
+    )
+    .await;
+    b.click("input[name='side'][value='light']").await;
+    b.click("#start").await;
+    shown_game(b, "the hot-seat game", "").await
+}
+
+/// Plays a hot-seat game in one browser for whichever side is to move,
+/// to the end when `whole`, else until both sides have moved; gives,
+/// for each side, where the board drew its square `a1` while it moved.
+async fn play_here(
+    b: &Browser,
+    server: &Server,
+    id: &str,
+    whole: bool,
+) -> std::collections::BTreeMap<String, BTreeSet<String>> {
     let deadline = Instant::now() + PATIENCE * 10;
-    let mut sides = BTreeSet::new();
-    loop {
+    let mut drawn: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    while whole || drawn.len() < 2 {
         assert!(Instant::now() < deadline, "the game did not end");
-        match next(&b).await {
+        match next(b).await {
             Next::Over => break,
             Next::Move => {
-                let seat = view(&b).await["seat"].as_str().unwrap().to_owned();
-                let before = server.state(&id);
+                let seat = view(b).await["seat"].as_str().unwrap().to_owned();
+                let before = server.state(id);
                 assert_eq!(
                     before["side"].as_str(),
                     Some(seat.as_str()),
                     "the seat is the side to move"
                 );
-                click_move(&b, false).await;
-                sides.insert(seat);
+                let a1 = b
+                    .js("return document.querySelector(\"#board [data-cell='a1']\").getAttribute('transform')")
+                    .await;
+                drawn
+                    .entry(seat)
+                    .or_default()
+                    .insert(a1.as_str().unwrap().to_owned());
+                click_move(b, false).await;
             }
         }
     }
+    drawn
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_at_one_screen_play_a_game_to_the_end_and_a_rematch() {
+    let bench = Bench::start("hotseat", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_hot_seat(&b, &server.addr, true).await;
+    let state = server.state(&id);
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["seats"], json!({"light": "person", "dark": "person"}));
+    // One browser moves for whichever side is to move, to the end, the
+    // board turned toward each.
+    let drawn = play_here(&b, server, &id, true).await;
     assert_eq!(
-        sides,
-        BTreeSet::from(["dark".to_owned(), "light".to_owned()])
+        drawn.keys().collect::<Vec<_>>(),
+        ["dark", "light"],
+        "both sides moved"
+    );
+    assert!(
+        drawn["dark"].is_disjoint(&drawn["light"]),
+        "the board turns toward the side to move: {drawn:?}"
     );
     assert_eq!(server.state(&id)["status"], "over");
     b.wait(
@@ -2043,6 +2321,44 @@ async fn two_players_at_one_screen_play_a_game_to_the_end() {
         "return !document.getElementById('end').hidden && document.querySelector('#end-title')",
     )
     .await;
+
+    // The rematch is a new game for the two here, both seats held at once.
+    b.click("#rematch").await;
+    let again = shown_game(&b, "the rematch", &id).await;
+    let state = server.state(&again);
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["seats"], json!({"light": "person", "dark": "person"}));
+    assert_eq!(state["rules"], server.state(&id)["rules"]);
+    let kept = b
+        .js(&format!(
+            "const s = JSON.parse(localStorage.getItem('race.seat.{again}')); \
+             return {{both: Object.keys(s.both).sort(), turn: s.turn}}"
+        ))
+        .await;
+    assert_eq!(kept, json!({"both": ["dark", "light"], "turn": true}));
+    let drawn = play_here(&b, server, &again, false).await;
+    assert!(drawn["dark"].is_disjoint(&drawn["light"]), "{drawn:?}");
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_at_one_screen_may_keep_the_board_still() {
+    let bench = Bench::start("hotseat-still", &[]).await;
+    let (server, driver) = (&bench.server, &bench.driver);
+    let b = driver.browser(DESKTOP).await;
+    let id = start_hot_seat(&b, &server.addr, false).await;
+    let kept = b
+        .js(&format!(
+            "return JSON.parse(localStorage.getItem('race.seat.{id}')).turn"
+        ))
+        .await;
+    assert_eq!(kept, false);
+    let drawn = play_here(&b, server, &id, false).await;
+    assert_eq!(
+        drawn["dark"], drawn["light"],
+        "the board stays as it was drawn for both sides"
+    );
+    assert_eq!(drawn["dark"].len(), 1, "{drawn:?}");
     b.close().await;
 }
 

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 mod common;
 
 use common::race;
-use common::server::{PATIENCE, Scratch, Server, sha256_of_hex};
+use common::server::{PATIENCE, Scratch, Server, past, sha256_of_hex, unix_now};
 
 const FINKEL2: &str = "route=short dice=4 zero_rolls=0 safe_rosettes=1 pieces=2";
 
@@ -2050,4 +2050,99 @@ fn a_private_server_lists_no_open_games() {
         "{e}"
     );
     create(&server, json!({"game": "ur", "opponent": "friend"}));
+}
+
+/// A state's `changed`.
+fn changed(state: &Value) -> i64 {
+    state["changed"].as_i64().expect("changed is Unix seconds")
+}
+
+#[test]
+fn a_game_says_when_it_last_changed_and_keeps_it_across_a_restart() {
+    let scratch = Scratch::new("changed");
+    let data = scratch.path("data");
+    let mut server = Server::start(&data, &[]);
+    let before = unix_now();
+    let (light, invite, made) = create(
+        &server,
+        json!({"game": "ur", "opponent": "friend", "side": "light"}),
+    );
+    let created = changed(&made["state"]);
+    assert!((before..=unix_now()).contains(&created), "{created}");
+    assert_eq!(changed(&server.state(&light.id)), created);
+    let seat = format!("/api/games/{}/seat", light.id);
+
+    // A rename is no change of the game; taking the seat is.
+    past(created);
+    let renamed = server.send("PATCH", &seat, Some(&light.token), &json!({"name": "Ann"}));
+    assert_eq!(changed(&renamed.json()), created, "a rename");
+    let joined = server.post(
+        &format!("/api/games/{}/join", light.id),
+        None,
+        &json!({ "invite": invite.unwrap() }),
+    );
+    assert_eq!(joined.status, 200, "{}", joined.text());
+    let joined_at = changed(&joined.json()["state"]);
+    assert!(joined_at > created, "the join: {joined_at} after {created}");
+    let dark = Seat {
+        id: light.id.clone(),
+        side: "dark".into(),
+        token: joined.json()["token"].as_str().unwrap().to_owned(),
+    };
+
+    // A move; watching or asking changes nothing.
+    past(joined_at);
+    let state = server.state(&light.id);
+    assert_eq!(changed(&state), joined_at);
+    let (to_move, _) = by_turn(&state, &light, &dark);
+    let moved = play(
+        &server,
+        to_move,
+        &state["ply"],
+        state["legal"][0].as_str().unwrap(),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.text());
+    let moved_at = changed(&moved.json());
+    assert!(moved_at > joined_at, "the move");
+
+    // The resignation, then a rematch offered and withdrawn.
+    past(moved_at);
+    let resigned = server.post(
+        &format!("/api/games/{}/resign", light.id),
+        Some(&light.token),
+        &json!({}),
+    );
+    let resigned_at = changed(&resigned.json());
+    assert!(resigned_at > moved_at, "the resignation");
+    let rematch = format!("/api/games/{}/rematch", light.id);
+    past(resigned_at);
+    let offered = server.post(&rematch, Some(&dark.token), &json!({}));
+    let offered_at = changed(&offered.json());
+    assert!(offered_at > resigned_at, "the offer");
+    past(offered_at);
+    let withdrawn = server.send("DELETE", &rematch, Some(&dark.token), &json!({}));
+    let withdrawn_at = changed(&withdrawn.json());
+    assert!(withdrawn_at > offered_at, "the withdrawal");
+    let listed = server.get(&format!("/api/games?ids={}", light.id)).json();
+    assert_eq!(changed(&listed["games"][0]), withdrawn_at);
+
+    // Kept across a restart, to the second.
+    server.kill();
+    drop(server);
+    server = Server::start(&data, &[]);
+    assert_eq!(changed(&server.state(&light.id)), withdrawn_at);
+
+    // An accepted rematch: both games changed then, the new one created.
+    past(withdrawn_at);
+    server.post(&rematch, Some(&dark.token), &json!({}));
+    let accepted = server.post(&rematch, Some(&light.token), &json!({}));
+    let accepted = accepted.json();
+    let new_id = accepted["rematch"]["game"].as_str().unwrap();
+    let new = server.state(new_id);
+    assert!(changed(&accepted) > withdrawn_at);
+    assert_eq!(changed(&new), changed(&accepted));
+    server.kill();
+    drop(server);
+    let server = Server::start(&data, &[]);
+    assert_eq!(changed(&server.state(new_id)), changed(&new));
 }

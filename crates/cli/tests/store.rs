@@ -41,6 +41,7 @@ fn game(id: &str) -> StoredGame {
             key: "k0".into(),
         },
         created: 1000,
+        changed: 1000,
         rematch: None,
     }
 }
@@ -83,6 +84,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
         n: 0,
         mv: mv(0, "hand-a1"),
         after: after(1),
+        at: 1100,
     });
     // The same index twice: the second is refused, the others stand.
     let b = store.write(Change::Move {
@@ -90,12 +92,14 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
         n: 0,
         mv: mv(1, "x"),
         after: after(2),
+        at: 1150,
     });
     let c = store.write(Change::Move {
         id: "g1".into(),
         n: 1,
         mv: mv(2, "a1-b1"),
         after: after(3),
+        at: 1200,
     });
     assert!(a.await.is_ok());
     assert!(b.await.is_err());
@@ -107,6 +111,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
                 n: 0,
                 mv: mv(0, "hand-a1"),
                 after: after(1),
+                at: 1300,
             })
             .await
             .is_err(),
@@ -120,7 +125,8 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
                 token: TokenHash::of("b"),
                 seal: None,
                 name: None,
-                after: after(3)
+                after: after(3),
+                at: 1300,
             })
             .await
             .is_err(),
@@ -135,6 +141,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     assert_eq!(g.summary, after(3));
     assert_eq!(g.seed, vec![1; 32]);
     assert_eq!(g.created, 1000);
+    assert_eq!(g.changed, 1200, "the last move stored is the last change");
     assert_eq!(g.rules.to_string(), game("g1").rules.to_string());
     assert!(matches!(g.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("a"))));
     assert!(matches!(g.seats[1], Holder::Bot(Level::Ladder(2))));
@@ -162,6 +169,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
             seal: Some(seal),
             name: Some("Bea ✓".into()),
             after: after(0),
+            at: 1600,
         })
         .await
         .unwrap();
@@ -174,6 +182,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
                 seal: None,
                 name: None,
                 after: after(0),
+                at: 1650,
             })
             .await
             .is_err(),
@@ -188,6 +197,7 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
             id: "f1".into(),
             side: Side::Light,
             after: over.clone(),
+            at: 1700,
         })
         .await
         .unwrap();
@@ -218,11 +228,11 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     assert_eq!(f.names, [Some("Ann".into()), Some("Bea ✓".into())]);
     assert_eq!(f.resigned, Some(Side::Light));
     assert_eq!(f.summary, over);
+    assert_eq!(f.changed, 1700, "the resignation is the last change");
     assert_eq!(store.counts().unwrap(), [0, 1, 1]);
-    assert_eq!(
-        store.load("g1").unwrap().unwrap().names,
-        [None, Some("Cy".into())]
-    );
+    let g1 = store.load("g1").unwrap().unwrap();
+    assert_eq!(g1.names, [None, Some("Cy".into())]);
+    assert_eq!(g1.changed, 1200, "a rename is no change of the game");
     assert_eq!(
         store.unfinished().unwrap().len(),
         1,
@@ -253,23 +263,33 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
     assert_eq!(store.counts().unwrap(), [0, 1, 1]);
     // A rematch of f1: offered, withdrawn, offered again, then accepted
     // with its new game, stored with it.
-    let offer = |by, game: Option<&str>, start: Option<StoredGame>| Change::Rematch {
+    let offer = |by, game: Option<&str>, start: Option<StoredGame>, at| Change::Rematch {
         id: "f1".into(),
         rematch: Some(Rematch {
             offered_by: by,
             game: game.map(Into::into),
         }),
         start: start.map(Box::new),
+        at,
     };
-    store.write(offer(Side::Dark, None, None)).await.unwrap();
+    store
+        .write(offer(Side::Dark, None, None, 2100))
+        .await
+        .unwrap();
     let withdrawn = Change::Rematch {
         id: "f1".into(),
         rematch: None,
         start: None,
+        at: 2200,
     };
     store.write(withdrawn).await.unwrap();
-    assert!(store.load("f1").unwrap().unwrap().rematch.is_none());
-    store.write(offer(Side::Light, None, None)).await.unwrap();
+    let f1 = store.load("f1").unwrap().unwrap();
+    assert!(f1.rematch.is_none());
+    assert_eq!(f1.changed, 2200, "a withdrawn offer is a change");
+    store
+        .write(offer(Side::Light, None, None, 2300))
+        .await
+        .unwrap();
     store.close().unwrap();
     drop(store);
     let store = open();
@@ -277,16 +297,20 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
         offered_by: Side::Light,
         game: None,
     };
-    assert_eq!(store.load("f1").unwrap().unwrap().rematch, Some(pending));
+    let f1 = store.load("f1").unwrap().unwrap();
+    assert_eq!(f1.rematch, Some(pending));
+    assert_eq!(f1.changed, 2300, "an offer is a change");
     let mut next = game("f2");
     next.seats = [
         Holder::Person(TokenHash::of("b")),
         Holder::Person(TokenHash::of("a")),
     ];
     next.names = [Some("Bea".into()), Some("Ann".into())];
+    next.created = 2400;
+    next.changed = 2400;
     assert!(
         store
-            .write(offer(Side::Light, Some("f2"), Some(game("g1"))))
+            .write(offer(Side::Light, Some("f2"), Some(game("g1")), 2400))
             .await
             .is_err(),
         "an accepted rematch whose game cannot be stored is not stored"
@@ -302,11 +326,12 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
             .is_none()
     );
     store
-        .write(offer(Side::Light, Some("f2"), Some(next)))
+        .write(offer(Side::Light, Some("f2"), Some(next), 2400))
         .await
         .unwrap();
     let f2 = store.load("f2").unwrap().unwrap();
     assert_eq!(f2.names, [Some("Bea".into()), Some("Ann".into())]);
+    assert_eq!((f2.created, f2.changed), (2400, 2400));
     assert!(matches!(f2.seats[0], Holder::Person(h) if h.matches(&TokenHash::of("b"))));
     assert_eq!(
         store
@@ -353,12 +378,14 @@ async fn suite<S: Store>(open: impl Fn() -> S) {
             seal: None,
             name: Some("Di".into()),
             after: after(0),
+            at: 3100,
         })
         .await
         .unwrap();
     let o1 = store.load("o1").unwrap().unwrap();
     assert!(matches!(o1.seats[1], Holder::Person(h) if h.matches(&TokenHash::of("d"))));
     assert_eq!(o1.names[1].as_deref(), Some("Di"));
+    assert_eq!(o1.changed, 3100, "a join is a change");
     let withdraw = |id: &str| Change::Withdraw { id: id.into() };
     assert!(store.write(withdraw("o1")).await.is_err(), "taken: playing");
     store.close().unwrap();

@@ -1,6 +1,7 @@
 // Playing people: the player's name, who is there, the games this browser
-// holds a seat in, the games open to anyone, and a rematch both players
-// take. Names are only ever set as text, never as markup.
+// holds a seat in, the games open to anyone, a rematch both players take,
+// and the tab that says when it is the viewer's turn. Names are only ever
+// set as text, never as markup.
 
 import { createGame, gamePath, getJSON, loadSeat, Refused, request, saveSeat } from "./api.js";
 import { h, sideName } from "./dom.js";
@@ -13,6 +14,10 @@ const MY_GAMES_MAX = 50;
 
 const NAME_KEY = "race.name";
 const SEAT_PREFIX = "race.seat.";
+const NOTIFY_KEY = "race.notify";
+/** The tab's icon, and the one it shows while it is the viewer's turn. */
+const ICON = "/page/icon.svg";
+const TURN_ICON = "/page/icon-turn.svg";
 
 /** The name this browser last gave, or "". */
 export function savedName() {
@@ -85,10 +90,86 @@ export function playersLine(st, mine) {
   return [seatPart("light"), " · ", seatPart("dark"), watchers];
 }
 
-/** The tab's title: says when it is the viewer's turn, or that the friend came. */
-export function titleFor(st, mine, title) {
-  if (mine && st.status === "playing" && st.side === mine) return `Your turn · ${title}`;
-  return `${title}: race games`;
+/** Whether it is the turn of seat `mine` in state `st`. */
+export function isTurnOf(st, mine) {
+  return Boolean(mine) && st.status === "playing" && st.side === mine;
+}
+
+/**
+ * The tab's title: says when it is the viewer's turn, and who just came
+ * (`joined`, a name).
+ */
+export function titleFor(st, mine, title, joined = null) {
+  const parts = [];
+  if (isTurnOf(st, mine)) parts.push("Your turn");
+  if (joined) parts.push(`${joined} joined`);
+  return parts.length ? `${parts.join(" · ")} · ${title}` : `${title}: race games`;
+}
+
+/** Sets the tab's title (see `titleFor`) and its icon, the turn's while it is the viewer's. */
+export function markTab(st, mine, title, joined = null) {
+  document.title = titleFor(st, mine, title, joined);
+  tabIcon(isTurnOf(st, mine));
+}
+
+/** Shows the tab's icon for the viewer's turn, or the page's own. */
+export function tabIcon(turn) {
+  const link = document.querySelector("link[rel='icon']");
+  const href = turn ? TURN_ICON : ICON;
+  if (link && link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+/** Whether the player asked to be notified of its turn, and the browser allows it. */
+function notifying() {
+  return localStorage.getItem(NOTIFY_KEY) === "on" && "Notification" in window
+    && Notification.permission === "granted";
+}
+
+/**
+ * The box that asks to be notified of one's turn while the tab is hidden:
+ * the browser's leave is asked only when it is ticked, never before.
+ * None where the browser has no notifications.
+ */
+export function notifyControl(say) {
+  if (!("Notification" in window)) return null;
+  const box = h("input", { type: "checkbox", id: "notify", checked: notifying() });
+  box.addEventListener("change", async () => {
+    if (!box.checked) {
+      localStorage.removeItem(NOTIFY_KEY);
+      return;
+    }
+    const answer = Notification.permission === "granted"
+      ? "granted"
+      : await Notification.requestPermission().catch(() => "denied");
+    if (answer === "granted") {
+      localStorage.setItem(NOTIFY_KEY, "on");
+    } else {
+      box.checked = false;
+      say("This browser does not let the page notify you; its site settings can allow it.");
+    }
+  });
+  return h("label", { class: "switch small notify" }, box, " Notify me of my turn");
+}
+
+/** Notifies the player that it is its turn in game `id`, when the tab is hidden and it asked. */
+export function notifyTurn(id, body) {
+  if (!document.hidden || !notifying()) return;
+  const note = new Notification("Your turn", { body, tag: `race-${id}`, icon: TURN_ICON });
+  note.addEventListener("click", () => {
+    window.focus();
+    note.close();
+  });
+}
+
+/** How long ago Unix second `secs` was, in words, or its date when it is a week or more. */
+export function ago(secs, now = Date.now() / 1000) {
+  const passed = Math.max(0, Math.floor(now - secs));
+  const unit = (n, word) => `${n} ${word}${n === 1 ? "" : "s"} ago`;
+  if (passed < 60) return "just now";
+  if (passed < 3600) return unit(Math.floor(passed / 60), "minute");
+  if (passed < 86400) return unit(Math.floor(passed / 3600), "hour");
+  if (passed < 7 * 86400) return unit(Math.floor(passed / 86400), "day");
+  return `on ${new Date(secs * 1000).toLocaleDateString()}`;
 }
 
 /** Whose turn a state is, in words for the viewer. */
@@ -114,22 +195,30 @@ export async function myGames() {
     card.append(h("p", { class: "notice" }, "Your games could not be read."));
     return card;
   }
-  // The ones waiting for this browser first.
-  const waits = (st) => st.status === "playing" && st.side === loadSeat(st.id)?.seat;
-  games.sort((a, b) => Number(waits(b)) - Number(waits(a)));
+  // The ones waiting for this browser first (a game of two players here
+  // always does), then the latest changed.
+  const waits = (st) => {
+    const seat = loadSeat(st.id);
+    return st.status === "playing" && Boolean(seat) && (Boolean(seat.both) || st.side === seat.seat);
+  };
+  games.sort((a, b) => Number(waits(b)) - Number(waits(a)) || (b.changed ?? 0) - (a.changed ?? 0));
   const list = h("ul", { class: "game-list" });
   for (const st of games) {
-    const mine = loadSeat(st.id)?.seat ?? null;
+    const seat = loadSeat(st.id);
+    const mine = seat?.seat ?? null;
     const other = mine === "light" ? "dark" : "light";
+    const changed = st.changed
+      ? h("time", { class: "changed", datetime: new Date(st.changed * 1000).toISOString() }, ago(st.changed))
+      : null;
     const link = st.status === "over" ? `/g/${st.id}/review` : `/g/${st.id}`;
     const forget = h("button", { type: "button", class: "quiet forget", "aria-label": "Forget this game" }, "Forget");
     const item = h("li", { class: waits(st) ? "game-item waits" : "game-item", "data-id": st.id },
       h("a", { href: link },
         h("span", { class: "game-name" }, `${st.game === "ur" ? "Royal Game of Ur" : "Senet"}, ${rulesName(st.rules)}`),
-        " against ",
-        h("span", { class: "opponent" }, nameOf(st, other, mine)),
+        seat?.both ? " at this screen" : [" against ", h("span", { class: "opponent" }, nameOf(st, other, mine))],
         ": ",
-        h("span", { class: "game-status" }, statusWords(st, mine))),
+        h("span", { class: "game-status" }, waits(st) ? "waits for you" : statusWords(st, mine))),
+      changed ? [" · ", changed] : null,
       " ", forget);
     forget.addEventListener("click", () => {
       forgetGame(st.id);

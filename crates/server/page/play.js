@@ -9,7 +9,9 @@ import {
 import { animateMove, coordinatesSwitch, drawBoard, drawThrow, showCoordinates } from "./board.js";
 import { h, sideName } from "./dom.js";
 import { gameOf } from "./games.js";
-import { createHotSeat, playersLine, rematchTogether, savedName, titleFor } from "./people.js";
+import {
+  createHotSeat, isTurnOf, markTab, notifyControl, notifyTurn, playersLine, rematchTogether, savedName, tabIcon,
+} from "./people.js";
 import { rulesLine, rulesName, said } from "./words.js";
 import { howToPanel, legend } from "./teach.js";
 
@@ -77,6 +79,8 @@ export async function showGame(main, id, net) {
     message: "",
     /** Whether the plies the page opened on are read: later ones are announced. */
     told: false,
+    /** Who took the other seat while the page showed the game, and the ply then: said in the tab's title until a move. */
+    joined: null,
   };  const rules = await ruleSet(ui.st.game, ui.st.rules);
   const seat = loadSeat(id);
   let mine = seat?.seat ?? null;
@@ -94,9 +98,7 @@ export async function showGame(main, id, net) {
   const together = mine && !seat.both && !ui.st.seats.light.startsWith("bot:") && !ui.st.seats.dark.startsWith("bot:")
     ? rematchTogether(id, seat, (t) => say(t))
     : null;
-  document.title = titleFor(ui.st, mine, game.title);
-
-
+  markTab(ui.st, mine, game.title);
 
   // The parts of the page.
   const players = h("p", { class: "players" });
@@ -109,6 +111,8 @@ export async function showGame(main, id, net) {
   const boardBox = h("div", { class: "board-box", id: "board" });
   const help = h("p", { class: "help" });
   const resign = h("button", { type: "button", class: "quiet", id: "resign", hidden: true }, "Resign");
+  // Asking to be notified of one's turn, while turns are to come.
+  const notify = mine && !seat.both ? notifyControl((t) => say(t)) : null;
   const log = h("ol", { class: "log", id: "log", reversed: true, "aria-label": "What happened, newest first" });
   const end = h("section", { class: "end card", id: "end", hidden: true, "aria-labelledby": "end-title" });
   const fair = h("details", { class: "fair" },
@@ -129,7 +133,7 @@ export async function showGame(main, id, net) {
           h("div", { class: "status" }, h("div", { class: "status-text" }, turn, notice, announce), dice),
           boardBox,
           legend(game, rules),
-          h("div", { class: "under" }, help, coordinatesSwitch(renderBoard), resign)),
+          h("div", { class: "under" }, help, coordinatesSwitch(renderBoard), notify, resign)),
         h("aside", { class: "side-panel card" }, howToPanel(rules), h("h2", {}, "Moves"), log, fair)));
   main.replaceChildren(view);
 
@@ -264,11 +268,12 @@ export async function showGame(main, id, net) {
       ? "Click a piece to see where it goes, then click there. Keys: Tab or arrows choose a piece, Enter plays."
       : mine ? "" : "You are watching this game.";
     resign.hidden = !(mine && ui.st.status === "playing");
+    if (notify) notify.hidden = ui.st.status === "over";
   }
 
   function renderPlayers() {
     players.replaceChildren(...playersLine(ui.st, mine));
-    document.title = titleFor(ui.st, mine, game.title);
+    markTab(ui.st, mine, game.title, ui.joined?.name);
     together?.update(ui.st);
   }
 
@@ -398,8 +403,10 @@ export async function showGame(main, id, net) {
   function accept(next) {
     if (next.ply < ui.st.ply) return false;
     const changed = next.ply !== ui.st.ply || next.status !== ui.st.status;
+    const before = ui.st;
     ui.st = next;
     hotSeat(next);
+    if (mine && !seat.both) noticeFor(before, next);
     if (changed) {
       ui.selected = null;
       if (!ui.pending) ui.message = "";
@@ -407,6 +414,21 @@ export async function showGame(main, id, net) {
     render();
     refreshStory();
     return true;
+  }
+
+  // The other seat taken, and this seat's turn come, while the page shows
+  // the game: the title says who came (until the next move), and a hidden
+  // tab notifies the player of its turn if it asked.
+  function noticeFor(before, next) {
+    const other = mine === "light" ? "dark" : "light";
+    if (before.status === "waiting" && next.status === "playing") {
+      ui.joined = { name: next.names?.[other] ?? (seat.invite ? "Your friend" : "Someone"), ply: next.ply };
+    } else if (ui.joined && next.ply > ui.joined.ply) {
+      ui.joined = null;
+    }
+    if (isTurnOf(next, mine) && !isTurnOf(before, mine)) {
+      notifyTurn(id, `${game.title}: ${ui.joined ? `${ui.joined.name} joined, and it` : "it"} is your turn (you threw ${next.roll}).`);
+    }
   }
 
   resign.addEventListener("click", async () => {
@@ -420,7 +442,7 @@ export async function showGame(main, id, net) {
 
   render();
   refreshStory();
-  return watch(id, {
+  const following = watch(id, {
     state: accept,
     rematch: Boolean(together),
     token: seat?.token,
@@ -430,4 +452,10 @@ export async function showGame(main, id, net) {
       net(up);
     },
   });
+  return {
+    stop() {
+      following.stop();
+      tabIcon(false);
+    },
+  };
 }

@@ -111,6 +111,9 @@ struct Live {
     bot_busy: bool,
     /// When the game was created, in Unix seconds.
     created: i64,
+    /// When it last changed (see [`StoredGame::changed`]), in Unix
+    /// seconds.
+    changed: i64,
     /// This copy no longer stands for the game (forgotten or expired): a
     /// change asks the hub for the game again.
     gone: bool,
@@ -843,6 +846,7 @@ impl Hub {
             rematch: g.rematch,
             bot_busy: false,
             created: g.created,
+            changed: g.changed,
             gone: false,
         };
         let now = live.summary();
@@ -965,6 +969,7 @@ impl Hub {
                 offered_by: r.offered_by.as_str(),
                 game: r.game.as_deref(),
             }),
+            changed: live.changed,
             ply: game.ply(),
             side: game.side().map(Side::as_str),
             roll: game.roll(),
@@ -1199,6 +1204,7 @@ impl Hub {
                 );
             }
         };
+        let at = now();
         let change = Change::Move {
             id: slot.id.clone(),
             n: live.moves,
@@ -1207,6 +1213,7 @@ impl Hub {
                 text: canonical,
             },
             after: live.summary(),
+            at,
         };
         match self.store_change(&slot.id, live, change).await {
             Ok(true) => {}
@@ -1216,6 +1223,7 @@ impl Hub {
             }
         }
         live.moves += 1;
+        live.changed = at;
         self.metrics.move_accepted();
         self.metrics.game_moved(before, live.status());
         let state = self.publish(slot, live);
@@ -1289,6 +1297,7 @@ impl Hub {
                 *live.seat_mut(side) = Seat::Person(hash);
                 live.join = seal;
                 live.name_mut(side).clone_from(&name);
+                let at = now();
                 let change = Change::Join {
                     id: slot.id.clone(),
                     seat: side,
@@ -1296,6 +1305,7 @@ impl Hub {
                     seal,
                     name: name.clone(),
                     after: live.summary(),
+                    at,
                 };
                 match hub.store_change(&slot.id, &mut live, change).await {
                     Ok(true) => {}
@@ -1307,6 +1317,7 @@ impl Hub {
                         continue;
                     }
                 }
+                live.changed = at;
                 hub.metrics.game_moved(before, live.status());
                 hub.arrived(&slot, side);
                 let state = hub.publish(&slot, &live);
@@ -1532,6 +1543,9 @@ impl Hub {
                     offered_by: live.rematch.as_ref().map_or(side, |r| r.offered_by),
                     game: start.as_ref().map(|(id, ..)| id.clone()),
                 };
+                // An accepted rematch changes this game as its new one is
+                // created: at the same second.
+                let at = start.as_ref().map_or_else(now, |(_, new, _)| new.created);
                 let (new, stored) = match start {
                     Some((id, new, stored)) => (Some((id, new)), Some(Box::new(stored))),
                     None => (None, None),
@@ -1540,11 +1554,13 @@ impl Hub {
                     id: slot.id.clone(),
                     rematch: Some(rematch.clone()),
                     start: stored,
+                    at,
                 };
                 if !hub.store_change(&slot.id, &mut live, change).await? {
                     continue;
                 }
                 live.rematch = Some(rematch);
+                live.changed = at;
                 if let Some((id, new)) = new {
                     hub.metrics.game_created(new.status());
                     let started = hub.slot_for(id.clone(), new);
@@ -1589,15 +1605,18 @@ impl Hub {
                     }
                     Some(_) => {}
                 }
+                let at = now();
                 let change = Change::Rematch {
                     id: slot.id.clone(),
                     rematch: None,
                     start: None,
+                    at,
                 };
                 if !hub.store_change(&slot.id, &mut live, change).await? {
                     continue;
                 }
                 live.rematch = None;
+                live.changed = at;
                 return Ok(hub.publish(&slot, &live));
             }
         })
@@ -1628,10 +1647,12 @@ impl Hub {
                 live.in_play().map_err(|e| e.with_state(slot.state()))?;
                 let before = live.status();
                 live.game.resign(side);
+                let at = now();
                 let change = Change::Resign {
                     id: slot.id.clone(),
                     side,
                     after: live.summary(),
+                    at,
                 };
                 match hub.store_change(&slot.id, &mut live, change).await {
                     Ok(true) => {}
@@ -1641,6 +1662,7 @@ impl Hub {
                         continue;
                     }
                 }
+                live.changed = at;
                 hub.metrics.game_moved(before, live.status());
                 return Ok(hub.publish(&slot, &live));
             }
@@ -1836,6 +1858,7 @@ fn fresh(
     let id = secret::new_id().map_err(Refusal::internal)?;
     let game = AnyGame::new(&rules, Seed::new(seed).map_err(Refusal::internal)?)
         .map_err(Refusal::internal)?;
+    let at = now();
     let live = Live {
         commitment: secret::commitment(&seed),
         seed_hex: Seed::new(seed).map(|s| s.to_hex()).unwrap_or_default(),
@@ -1847,7 +1870,8 @@ fn fresh(
         join: None,
         rematch: None,
         bot_busy: false,
-        created: now(),
+        created: at,
+        changed: at,
         gone: false,
     };
     let stored = StoredGame {
@@ -1861,6 +1885,7 @@ fn fresh(
         join: None,
         summary: live.summary(),
         created: live.created,
+        changed: live.changed,
         rematch: None,
     };
     Ok((id, live, stored))

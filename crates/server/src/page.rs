@@ -14,7 +14,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files under `/page/`: name, content type, content.
-const ASSETS: [(&str, &str, &str); 15] = [
+const ASSETS: [(&str, &str, &str); 16] = [
     ("style.css", CSS, include_str!("../page/style.css")),
     ("app.js", JS, include_str!("../page/app.js")),
     ("api.js", JS, include_str!("../page/api.js")),
@@ -33,6 +33,12 @@ const ASSETS: [(&str, &str, &str); 15] = [
         "icon.svg",
         "image/svg+xml",
         include_str!("../page/icon.svg"),
+    ),
+    // The tab's icon while it is the viewer's turn.
+    (
+        "icon-turn.svg",
+        "image/svg+xml",
+        include_str!("../page/icon-turn.svg"),
     ),
 ];
 

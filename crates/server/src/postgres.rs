@@ -96,7 +96,7 @@ const LISTEN_RETRY: Duration = Duration::from_millis(500);
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
      resigned, ply, position, key, join_check, join_seal, created, light_name, dark_name, \
-     rematch_by, rematch_game";
+     rematch_by, rematch_game, updated";
 
 /// A PostgreSQL database to serve from: its `postgres://` URL (or
 /// key=value connection string), read but never shown whole. Its
@@ -250,7 +250,10 @@ impl Prepared {
                 client.prepare(&rename("dark")).await?,
             ],
             rematch: client
-                .prepare("UPDATE games SET rematch_by = $2, rematch_game = $3 WHERE id = $1")
+                .prepare(
+                    "UPDATE games SET rematch_by = $2, rematch_game = $3, updated = $4 \
+                     WHERE id = $1",
+                )
                 .await?,
             resign: client
                 .prepare("UPDATE games SET resigned = $2 WHERE id = $1")
@@ -653,7 +656,6 @@ fn changed_game(change: &Change) -> &str {
 /// transaction commits); an error that is the change's own (a constraint,
 /// no such game, another version) or the connection's.
 async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), StoreError> {
-    let at = crate::sqlite::now();
     let c = &w.client;
     let p = &w.prepared;
     if !matches!(change, Change::Create(_)) {
@@ -672,11 +674,17 @@ async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), 
             .await?;
     }
     let changed = match change {
-        Change::Create(g) => insert_game(w, g, at).await?,
-        Change::Move { id, n, mv, after } => {
+        Change::Create(g) => insert_game(w, g).await?,
+        Change::Move {
+            id,
+            n,
+            mv,
+            after,
+            at,
+        } => {
             c.execute(&p.insert_move, &[id, &big(*n), &big(mv.ply), &mv.text])
                 .await?;
-            update(w, id, after, at).await?
+            update(w, id, after, *at).await?
         }
         Change::Join {
             id,
@@ -685,6 +693,7 @@ async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), 
             seal,
             name,
             after,
+            at,
         } => {
             let statement = match seat {
                 Side::Light => &p.join[0],
@@ -705,11 +714,16 @@ async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), 
             if n == 0 {
                 return Err(StoreError(format!("game {id} has no open {seat} seat")));
             }
-            update(w, id, after, at).await?
+            update(w, id, after, *at).await?
         }
-        Change::Resign { id, side, after } => {
+        Change::Resign {
+            id,
+            side,
+            after,
+            at,
+        } => {
             c.execute(&p.resign, &[id, &side.as_str()]).await?;
-            update(w, id, after, at).await?
+            update(w, id, after, *at).await?
         }
         Change::Rename { id, seat, name } => {
             let statement = match seat {
@@ -718,12 +732,17 @@ async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), 
             };
             c.execute(statement, &[id, name]).await?
         }
-        Change::Rematch { id, rematch, start } => {
+        Change::Rematch {
+            id,
+            rematch,
+            start,
+            at,
+        } => {
             if let Some(g) = start {
-                insert_game(w, g, at).await?;
+                insert_game(w, g).await?;
             }
             let (by, game) = rematch_text(rematch.as_ref());
-            c.execute(&p.rematch, &[id, &by, &game]).await?
+            c.execute(&p.rematch, &[id, &by, &game, at]).await?
         }
         Change::Withdraw { id } => c.execute(&p.withdraw, &[id]).await?,
         Change::Expire { id, before } => c.execute(&p.expire, &[id, before]).await?,
@@ -735,7 +754,7 @@ async fn apply(w: &Writer, change: &Change, version: Option<u64>) -> Result<(), 
     }
 }
 
-async fn insert_game(w: &Writer, g: &StoredGame, at: i64) -> Result<u64, StoreError> {
+async fn insert_game(w: &Writer, g: &StoredGame) -> Result<u64, StoreError> {
     let (light, light_hash) = holder_text(&g.seats[0]);
     let (dark, dark_hash) = holder_text(&g.seats[1]);
     let s = &g.summary;
@@ -756,7 +775,7 @@ async fn insert_game(w: &Writer, g: &StoredGame, at: i64) -> Result<u64, StoreEr
                 &s.position,
                 &s.key,
                 &g.created,
-                &at,
+                &g.changed,
                 &g.names[0],
                 &g.names[1],
             ],
@@ -802,6 +821,7 @@ fn game_row(row: &tokio_postgres::Row) -> Result<StoredGame, StoreError> {
         dark_name: row.try_get(17)?,
         rematch_by: row.try_get(18)?,
         rematch_game: row.try_get(19)?,
+        updated: row.try_get(20)?,
     }
     .decode()
 }
@@ -878,7 +898,7 @@ impl Store for Postgres {
             return Ok(None);
         };
         let mut game = game_row(&row)?;
-        let version = version_of(row.try_get(20)?)?;
+        let version = version_of(row.try_get("version")?)?;
         game.moves = moves
             .iter()
             .map(|r| {

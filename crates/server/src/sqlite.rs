@@ -356,13 +356,18 @@ fn apply_one(tx: &mut Transaction<'_>, change: &Change) -> Result<(), StoreError
 }
 
 fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
-    let at = now();
     let changed = match change {
-        Change::Create(g) => insert_game(conn, g, at)?,
-        Change::Move { id, n, mv, after } => {
+        Change::Create(g) => insert_game(conn, g)?,
+        Change::Move {
+            id,
+            n,
+            mv,
+            after,
+            at,
+        } => {
             conn.prepare_cached("INSERT INTO moves (game, n, ply, move) VALUES (?1, ?2, ?3, ?4)")?
                 .execute(params![id, n, mv.ply, mv.text])?;
-            update(conn, id, after, at)?
+            update(conn, id, after, *at)?
         }
         Change::Join {
             id,
@@ -371,6 +376,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             seal,
             name,
             after,
+            at,
         } => {
             let sql = match seat {
                 Side::Light => {
@@ -394,12 +400,17 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             if n == 0 {
                 return Err(StoreError(format!("game {id} has no open {seat} seat")));
             }
-            update(conn, id, after, at)?
+            update(conn, id, after, *at)?
         }
-        Change::Resign { id, side, after } => {
+        Change::Resign {
+            id,
+            side,
+            after,
+            at,
+        } => {
             conn.prepare_cached("UPDATE games SET resigned = ?2 WHERE id = ?1")?
                 .execute(params![id, side.as_str()])?;
-            update(conn, id, after, at)?
+            update(conn, id, after, *at)?
         }
         Change::Rename { id, seat, name } => {
             let sql = match seat {
@@ -408,15 +419,20 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
             };
             conn.prepare_cached(sql)?.execute(params![id, name])?
         }
-        Change::Rematch { id, rematch, start } => {
+        Change::Rematch {
+            id,
+            rematch,
+            start,
+            at,
+        } => {
             if let Some(g) = start {
-                insert_game(conn, g, at)?;
+                insert_game(conn, g)?;
             }
             let (by, game) = rematch_text(rematch.as_ref());
             conn.prepare_cached(
-                "UPDATE games SET rematch_by = ?2, rematch_game = ?3 WHERE id = ?1",
+                "UPDATE games SET rematch_by = ?2, rematch_game = ?3, updated = ?4 WHERE id = ?1",
             )?
-            .execute(params![id, by, game])?
+            .execute(params![id, by, game, at])?
         }
         Change::Withdraw { id } => conn
             .prepare_cached("DELETE FROM games WHERE id = ?1 AND status = 'waiting'")?
@@ -434,7 +450,7 @@ fn apply(conn: &Connection, change: &Change) -> Result<(), StoreError> {
     }
 }
 
-fn insert_game(conn: &Connection, g: &StoredGame, at: i64) -> Result<usize, StoreError> {
+fn insert_game(conn: &Connection, g: &StoredGame) -> Result<usize, StoreError> {
     let (light, light_hash) = holder_text(&g.seats[0]);
     let (dark, dark_hash) = holder_text(&g.seats[1]);
     let s = &g.summary;
@@ -459,7 +475,7 @@ fn insert_game(conn: &Connection, g: &StoredGame, at: i64) -> Result<usize, Stor
             s.position,
             s.key,
             g.created,
-            at,
+            g.changed,
             g.names[0],
             g.names[1]
         ])?)
@@ -476,7 +492,7 @@ fn update(conn: &Connection, id: &str, s: &Summary, at: i64) -> Result<usize, St
 
 const GAME_COLUMNS: &str = "id, game, rules, seed, light, light_hash, dark, dark_hash, status, \
      resigned, ply, position, key, join_check, join_seal, created, light_name, dark_name, \
-     rematch_by, rematch_game";
+     rematch_by, rematch_game, updated";
 
 fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
     GameRow {
@@ -500,6 +516,7 @@ fn game_row(row: &Row<'_>) -> Result<StoredGame, StoreError> {
         dark_name: row.get(17)?,
         rematch_by: row.get(18)?,
         rematch_game: row.get(19)?,
+        updated: row.get(20)?,
     }
     .decode()
 }
@@ -670,6 +687,7 @@ mod tests {
                 key: "k0".into(),
             },
             created: 1000,
+            changed: 1000,
             rematch: None,
         }
     }
@@ -843,6 +861,7 @@ mod tests {
                     position: "p0".into(),
                     key: "k0".into(),
                 },
+                at: 2000,
             })
             .await
             .unwrap();
@@ -850,6 +869,7 @@ mod tests {
         drop(store);
         let store = Sqlite::open(&dir).unwrap();
         let g = store.load("waiting").unwrap().unwrap();
+        assert_eq!(g.changed, 2000, "a join is the game's last change");
         assert!(
             matches!(g.seats[1], Holder::Person(h) if h.matches(&TokenHash::of(token.reveal())))
         );

@@ -124,6 +124,9 @@ pub struct StoredGame {
     pub summary: Summary,
     /// When it was created, in Unix seconds.
     pub created: i64,
+    /// When it last changed (created, a move, a join, a resignation, a
+    /// rematch offered, withdrawn, declined or accepted), in Unix seconds.
+    pub changed: i64,
     /// The rematch offered or started after it, if any.
     pub rematch: Option<Rematch>,
 }
@@ -152,6 +155,7 @@ impl std::fmt::Debug for StoredGame {
             .field("join", &self.join)
             .field("summary", &self.summary)
             .field("created", &self.created)
+            .field("changed", &self.changed)
             .field("rematch", &self.rematch)
             .finish_non_exhaustive()
     }
@@ -172,6 +176,8 @@ pub enum Change {
         mv: StoredMove,
         /// The game after it.
         after: Summary,
+        /// When it was played, in Unix seconds.
+        at: i64,
     },
     /// An open seat taken by the holder of its invite, with a fresh token.
     Join {
@@ -188,6 +194,8 @@ pub enum Change {
         name: Option<String>,
         /// The game after it.
         after: Summary,
+        /// When the seat was taken, in Unix seconds.
+        at: i64,
     },
     /// A seat's player renamed (or unnamed).
     Rename {
@@ -206,6 +214,8 @@ pub enum Change {
         side: Side,
         /// The game after it.
         after: Summary,
+        /// When it resigned, in Unix seconds.
+        at: i64,
     },
     /// A rematch offered, withdrawn or declined (`None`), or accepted:
     /// then `start` is the new game, stored with it.
@@ -216,6 +226,9 @@ pub enum Change {
         rematch: Option<Rematch>,
         /// The game an accepted rematch starts.
         start: Option<Box<StoredGame>>,
+        /// When it was offered, withdrawn, declined or accepted, in Unix
+        /// seconds.
+        at: i64,
     },
     /// A game still waiting for its second player withdrawn by its
     /// creator: deleted; refused when the game is no longer waiting.
@@ -283,6 +296,7 @@ pub(crate) struct GameRow {
     pub(crate) join_check: Option<Vec<u8>>,
     pub(crate) join_seal: Option<Vec<u8>>,
     pub(crate) created: i64,
+    pub(crate) updated: i64,
     pub(crate) light_name: Option<String>,
     pub(crate) dark_name: Option<String>,
     pub(crate) rematch_by: Option<String>,
@@ -443,6 +457,7 @@ impl GameRow {
                 key: self.key,
             },
             created: self.created,
+            changed: self.updated,
             rematch: match (self.rematch_by, self.rematch_game) {
                 (None, None) => None,
                 (Some(by), game) => Some(Rematch {

@@ -396,6 +396,10 @@ pub(crate) struct StateView<'a> {
     /// Event streams following the game that hold no seat.
     pub watchers: u32,
     pub rematch: Option<RematchView<'a>>,
+    /// When the game last changed (created, a move, a join, a
+    /// resignation, a rematch offered, withdrawn, declined or accepted),
+    /// in Unix seconds.
+    pub changed: i64,
     pub ply: u32,
     pub side: Option<&'static str>,
     pub roll: Option<u8>,

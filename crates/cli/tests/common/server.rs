@@ -14,6 +14,25 @@ use serde_json::Value;
 /// How long a test waits for anything before it fails.
 pub const PATIENCE: Duration = Duration::from_secs(120);
 
+/// The time now in Unix seconds.
+pub fn unix_now() -> i64 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970")
+        .as_secs();
+    i64::try_from(secs).expect("seconds fit")
+}
+
+/// Waits until the clock is past `secs` (Unix seconds), so that a change
+/// made next is stamped later.
+pub fn past(secs: i64) {
+    let deadline = Instant::now() + PATIENCE;
+    while unix_now() <= secs {
+        assert!(Instant::now() < deadline, "the clock stands still");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// A scratch folder, removed when dropped.
 pub struct Scratch(pub PathBuf);
 
