@@ -594,7 +594,7 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
         let left = shared.deadline.saturating_duration_since(Instant::now());
         let Ok(Ok(res)) = tokio::time::timeout(left, shared.http.request(req)).await else {
             shared.error("watch");
-            at += 1;
+            at = (at + 1) % shared.bases.len().max(1);
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
