@@ -604,9 +604,11 @@ pub struct ServeArgs {
 /// `race loadtest`.
 #[derive(Debug, Args)]
 pub struct LoadtestArgs {
-    /// The server, e.g. http://127.0.0.1:8080.
-    #[arg(value_name = "URL")]
-    pub url: String,
+    /// The server, e.g. http://127.0.0.1:8080; several servers sharing
+    /// one database share the games (each game created on one, joined on
+    /// the next), and a request one fails is sent to the next.
+    #[arg(value_name = "URL", required = true, num_args = 1..)]
+    pub urls: Vec<String>,
     /// Friend games played at once (the tool holds both seats).
     #[arg(long, value_name = "N", default_value_t = 200)]
     pub games: usize,
@@ -627,4 +629,8 @@ pub struct LoadtestArgs {
     /// move changed) instead of the whole state at every move.
     #[arg(long)]
     pub delta: bool,
+    /// Write every move acknowledged to this file, a line each: the
+    /// game's id, the ply and the move, separated by spaces.
+    #[arg(long, value_name = "FILE")]
+    pub acks: Option<PathBuf>,
 }

@@ -9,7 +9,7 @@ use race_server::{Config, Database, HubError, OpenError, ServeError};
 
 use crate::cli::{GameName, LoadtestArgs, ServeArgs};
 use crate::emit;
-use crate::error::{Failure, Outcome, Refused};
+use crate::error::{Failure, Outcome, Refused, io_words};
 
 /// `race serve`: prints `listening on http://ADDR/` once ready, logs to
 /// standard error, and stops cleanly on SIGINT or SIGTERM.
@@ -99,7 +99,7 @@ fn serve_refusal(e: &ServeError, data: String) -> Failure {
     Refused::new(input, code, message).into()
 }
 
-/// `race loadtest URL`: exit 1 when a record differs from what was seen.
+/// `race loadtest URL...`: exit 1 when a record differs from what was seen.
 pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 86_400.0) {
         return Err(Failure::usage(
@@ -125,7 +125,7 @@ pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
         None => vec![GameKind::Ur, GameKind::Senet],
     };
     let options = Options {
-        url: a.url.clone(),
+        urls: a.urls.clone(),
         games: a.games,
         seconds: a.seconds,
         watchers: a.watchers,
@@ -135,14 +135,29 @@ pub fn loadtest_cmd(a: &LoadtestArgs) -> Outcome {
     };
     let report = loadtest::run(&options).map_err(|e| match e {
         LoadError::Url(_) => Refused::new("URL", "url", e.to_string()),
-        _ => Refused::new(a.url.clone(), "server", e.to_string()),
+        _ => Refused::new(a.urls.join(" "), "server", e.to_string()),
     })?;
+    if let Some(path) = &a.acks {
+        let mut lines = String::new();
+        for game in &report.games {
+            for (ply, mv) in &game.moves {
+                lines.push_str(&format!("{} {ply} {mv}\n", game.id));
+            }
+        }
+        std::fs::write(path, lines).map_err(|e| {
+            Refused::new(
+                path.display().to_string(),
+                "file",
+                format!("cannot be written: {}", io_words(&e)),
+            )
+        })?;
+    }
     emit(&report.to_string())?;
     if report.is_sound() {
         Ok(())
     } else {
         Err(Refused::new(
-            a.url.clone(),
+            a.urls.join(" "),
             "lost_moves",
             format!(
                 "{} of {} records do not hold exactly the moves seen accepted",

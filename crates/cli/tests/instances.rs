@@ -390,3 +390,120 @@ fn moves_go_on_while_the_database_drops_every_connection_and_none_acknowledged_i
         }
     }
 }
+
+/// The moves a server accepted since it started, from its `/metrics`.
+fn moves_accepted(server: &Server) -> u64 {
+    let metrics = server.get("/metrics").text();
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("race_moves_accepted_total "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{metrics}"))
+}
+
+#[test]
+fn a_load_test_over_two_servers_goes_on_through_one_when_the_other_is_killed_and_loses_nothing() {
+    let mut pair = two_servers("load");
+    let urls = [
+        format!("http://{}", pair.a.addr),
+        format!("http://{}", pair.b.addr),
+    ];
+    let acks = pair._scratch.path("acks.txt");
+    let acks_arg = acks.display().to_string();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (run, b_at_kill) = std::thread::scope(|s| {
+        let load = s.spawn(|| {
+            let run = common::race(&[
+                "loadtest",
+                &urls[0],
+                &urls[1],
+                "--game",
+                "ur",
+                "--games",
+                "6",
+                "--watchers",
+                "4",
+                "--seconds",
+                "10",
+                "--acks",
+                &acks_arg,
+            ]);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            run
+        });
+        // A is killed under load, once it has accepted some moves.
+        while moves_accepted(&pair.a) < 300 {
+            assert!(
+                !done.load(std::sync::atomic::Ordering::Relaxed),
+                "the load test ended before A accepted 300 moves"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        pair.a.kill();
+        let b_at_kill = moves_accepted(&pair.b);
+        (load.join().unwrap(), b_at_kill)
+    });
+    assert_eq!(run.code, 0, "{}\n{}", run.out, run.err);
+    // The load went on through B.
+    let b_after = moves_accepted(&pair.b);
+    assert!(
+        b_after > b_at_kill,
+        "B accepted nothing after the kill: {}",
+        run.out
+    );
+    let server_line = |url: &str| {
+        run.out
+            .lines()
+            .find(|l| l.starts_with("server") && l.contains(&format!(" {url}: ")))
+            .unwrap_or_else(|| panic!("no line for {url}: {}", run.out))
+            .to_owned()
+    };
+    assert!(
+        !server_line(&urls[0]).contains(" 0 failed in transport"),
+        "{}",
+        run.out
+    );
+    assert!(
+        !server_line(&urls[1]).ends_with(" 0 moves accepted"),
+        "{}",
+        run.out
+    );
+    // Every move acknowledged is stored: B serves it from the database.
+    let mut by_game: std::collections::BTreeMap<String, Vec<(usize, String)>> =
+        std::collections::BTreeMap::new();
+    let text = std::fs::read_to_string(&acks).unwrap();
+    for line in text.lines() {
+        let mut words = line.split(' ');
+        let (Some(id), Some(ply), Some(mv), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            panic!("not an acknowledgement: {line:?}");
+        };
+        by_game
+            .entry(id.to_owned())
+            .or_default()
+            .push((ply.parse().unwrap(), mv.to_owned()));
+    }
+    let total: usize = by_game.values().map(Vec::len).sum();
+    assert!(total > 20, "too few moves acknowledged to tell: {text}");
+    for (id, moves) in &by_game {
+        let last = moves.iter().map(|(ply, _)| *ply).max().unwrap();
+        let state = pair
+            .b
+            .wait_for(id, |s| s["log"].as_array().unwrap().len() > last);
+        let log = state["log"].as_array().unwrap();
+        for (ply, mv) in moves {
+            assert_eq!(
+                log[*ply]["move"],
+                mv.as_str(),
+                "game {id}, ply {ply}: {state}"
+            );
+        }
+    }
+    eprintln!(
+        "{total} moves acknowledged over {} games, B accepted {} after the kill\n{}",
+        by_game.len(),
+        b_after - b_at_kill,
+        run.out
+    );
+}

@@ -7,6 +7,13 @@
 //! for the side to move, with its ply, until the game ends or the time is
 //! up, and starts another. A move whose reply is lost (the connection
 //! failed) is sent again, the same `{ply, move}`: the server plays it once.
+//!
+//! Given several servers (sharing one database), game `i` is created on
+//! server `i mod k` and joined on the next; each seat's moves go to the
+//! server it was seated on, and watcher `n` starts on server `n mod k`. A
+//! request that fails in transport is sent again to the next server, and
+//! a server that failed is passed over for a second: the load goes on
+//! through the others when one dies.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -31,8 +38,8 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// The server, `http://HOST:PORT`.
-    pub url: String,
+    /// The servers, each `http://HOST:PORT` (at least one).
+    pub urls: Vec<String>,
     /// Games played at once.
     pub games: usize,
     /// How long to play.
@@ -53,7 +60,7 @@ pub struct Options {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LoadError {
-    /// The URL is not `http://HOST:PORT`.
+    /// A URL is not `http://HOST:PORT`, or none was given.
     #[error("{0:?} is not a server address like http://127.0.0.1:8080")]
     Url(String),
     /// The server could not be reached or refused to make games.
@@ -93,6 +100,23 @@ pub struct Report {
     pub checked: u64,
     /// Games whose record does not hold exactly the moves seen accepted.
     pub mismatches: Vec<String>,
+    /// What each server did, in the order given.
+    pub servers: Vec<ServerTally>,
+    /// Every game made, with the moves acknowledged for it.
+    pub games: Vec<Played>,
+}
+
+/// What one server did in a run.
+#[derive(Clone, Debug, Default)]
+pub struct ServerTally {
+    /// The server, as given.
+    pub url: String,
+    /// Requests sent to it.
+    pub requests: u64,
+    /// Requests that failed in transport there (sent again elsewhere).
+    pub failed: u64,
+    /// Moves it acknowledged.
+    pub accepted: u64,
 }
 
 impl Report {
@@ -160,7 +184,7 @@ impl fmt::Display for Report {
                 f,
                 "check           {} records hold exactly the moves seen accepted",
                 self.checked
-            )
+            )?;
         } else {
             writeln!(
                 f,
@@ -171,8 +195,15 @@ impl fmt::Display for Report {
             for m in &self.mismatches {
                 writeln!(f, "  {m}")?;
             }
-            Ok(())
         }
+        for s in &self.servers {
+            writeln!(
+                f,
+                "server          {}: {} requests, {} failed in transport, {} moves accepted",
+                s.url, s.requests, s.failed, s.accepted
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -258,7 +289,10 @@ impl Pick {
 /// What the drivers share.
 struct Shared {
     http: Http,
-    base: String,
+    /// The servers, without a trailing `/`.
+    bases: Vec<String>,
+    /// Until when each server is passed over, after a transport failure.
+    down: Mutex<Vec<Option<Instant>>>,
     deadline: Instant,
     kinds: Vec<Kind>,
     /// The time between two moves of one game, when paced.
@@ -280,14 +314,22 @@ struct Tally {
     games: Vec<Played>,
     events: u64,
     out_of_order: u64,
+    servers: Vec<ServerTally>,
 }
 
-/// A game as the tool saw it: every move accepted, with its ply.
-struct Played {
-    id: String,
-    kind: Kind,
-    moves: Vec<(u32, String)>,
+/// A game as the tool saw it: every move acknowledged, with its ply.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The game's id.
+    pub id: String,
+    /// Its game.
+    pub kind: Kind,
+    /// Every move acknowledged, `(ply, move)`, in order.
+    pub moves: Vec<(u32, String)>,
 }
+
+/// How long a server that failed in transport is passed over.
+const PASS_OVER: Duration = Duration::from_secs(1);
 
 impl Shared {
     fn tally(&self) -> std::sync::MutexGuard<'_, Tally> {
@@ -298,24 +340,58 @@ impl Shared {
         *self.tally().errors.entry(code.to_owned()).or_default() += 1;
     }
 
-    /// A request, sent again while it fails in transport.
+    /// The first server from `at` on that is not being passed over
+    /// (`at` itself when all are).
+    fn up_from(&self, at: usize) -> usize {
+        let down = self.down.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        let k = self.bases.len();
+        (0..k)
+            .map(|i| (at + i) % k)
+            .find(|&i| {
+                down.get(i)
+                    .copied()
+                    .flatten()
+                    .is_none_or(|until| until <= now)
+            })
+            .unwrap_or(at % k.max(1))
+    }
+
+    /// A request to server `at` (or the next one up), sent again, to the
+    /// next server, while it fails in transport: the reply, and the server
+    /// that gave it.
     async fn call(
         &self,
+        at: usize,
         method: Method,
         path: &str,
         token: Option<&str>,
         body: Option<Vec<u8>>,
-    ) -> Result<(StatusCode, Bytes), String> {
-        let uri = format!("{}{path}", self.base);
+    ) -> Result<(StatusCode, Bytes, usize), String> {
+        let mut at = self.up_from(at);
         let mut last = String::new();
         for attempt in 0..=RETRIES {
             if attempt > 0 {
                 self.error("transport");
                 tokio::time::sleep(Duration::from_millis(50 << attempt.min(4))).await;
+                at = self.up_from(at + 1);
+            }
+            let uri = format!("{}{path}", self.bases.get(at).map_or("", String::as_str));
+            if let Some(s) = self.tally().servers.get_mut(at) {
+                s.requests += 1;
             }
             match send(&self.http, method.clone(), &uri, token, body.clone()).await {
-                Ok(reply) => return Ok(reply),
-                Err(e) => last = e,
+                Ok((status, reply)) => return Ok((status, reply, at)),
+                Err(e) => {
+                    last = e;
+                    if let Some(s) = self.tally().servers.get_mut(at) {
+                        s.failed += 1;
+                    }
+                    let mut down = self.down.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(until) = down.get_mut(at) {
+                        *until = Some(Instant::now() + PASS_OVER);
+                    }
+                }
             }
         }
         self.error("transport");
@@ -327,11 +403,14 @@ fn code_of(body: &[u8]) -> String {
     serde_json::from_slice::<ErrorLite>(body).map_or_else(|_| "unreadable".into(), |e| e.error.code)
 }
 
-/// Plays one game; returns false when the server could not be used.
-async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), String> {
+/// Plays game `slot` (created on server `slot mod k`, joined on the
+/// next); an error when the servers could not be used.
+async fn play_one(shared: &Shared, slot: usize, kind: Kind, pick: &mut Pick) -> Result<(), String> {
+    let k = shared.bases.len().max(1);
+    let (creator_at, joiner_at) = (slot % k, (slot + 1) % k);
     let body = format!(r#"{{"game":"{}","opponent":"friend"}}"#, kind.as_str()).into_bytes();
-    let (status, reply) = shared
-        .call(Method::POST, "/api/games", None, Some(body))
+    let (status, reply, _) = shared
+        .call(creator_at, Method::POST, "/api/games", None, Some(body))
         .await?;
     if status != StatusCode::CREATED {
         return Err(format!("create answered {status}: {}", code_of(&reply)));
@@ -347,8 +426,9 @@ async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), St
     let id = created.id;
     let join =
         serde_json::to_vec(&serde_json::json!({ "invite": invite })).map_err(|e| e.to_string())?;
-    let (status, reply) = shared
+    let (status, reply, _) = shared
         .call(
+            joiner_at,
             Method::POST,
             &format!("/api/games/{id}/join"),
             None,
@@ -360,9 +440,10 @@ async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), St
     }
     let joined: SeatedLite =
         serde_json::from_slice(&reply).map_err(|e| format!("join reply: {e}"))?;
-    let mut tokens: BTreeMap<String, String> = BTreeMap::new();
-    tokens.insert(created.seat, created.token);
-    tokens.insert(joined.seat, joined.token);
+    // Each seat's token, and the server it was seated on.
+    let mut tokens: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    tokens.insert(created.seat, (created.token, creator_at));
+    tokens.insert(joined.seat, (joined.token, joiner_at));
     shared.tally().started += 1;
     shared
         .live
@@ -384,7 +465,7 @@ async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), St
         let (Some(side), false) = (state.side.as_deref(), state.legal.is_empty()) else {
             break;
         };
-        let token = tokens.get(side).cloned().unwrap_or_default();
+        let (token, at) = tokens.get(side).cloned().unwrap_or_default();
         let Some(mv) = state.legal.get(pick.below(state.legal.len())).cloned() else {
             break;
         };
@@ -393,10 +474,10 @@ async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), St
             .map_err(|e| e.to_string())?;
         let start = Instant::now();
         let sent = shared
-            .call(Method::POST, &path, Some(&token), Some(body))
+            .call(at, Method::POST, &path, Some(&token), Some(body))
             .await;
         let took = u32::try_from(start.elapsed().as_micros()).unwrap_or(u32::MAX);
-        let (status, reply) = match sent {
+        let (status, reply, by) = match sent {
             Ok(r) => r,
             Err(e) => {
                 failed = Some(e);
@@ -406,6 +487,9 @@ async fn play_one(shared: &Shared, kind: Kind, pick: &mut Pick) -> Result<(), St
         latencies.push(took);
         if status == StatusCode::OK {
             moves.push((ply, mv));
+            if let Some(s) = shared.tally().servers.get_mut(by) {
+                s.accepted += 1;
+            }
             match serde_json::from_slice::<StateLite>(&reply) {
                 Ok(s) => state = s,
                 Err(e) => {
@@ -466,7 +550,7 @@ async fn driver(shared: Arc<Shared>, n: usize) -> Result<(), String> {
             .copied()
             .unwrap_or(Kind::Ur);
         k += 1;
-        play_one(&shared, kind, &mut pick).await?;
+        play_one(&shared, k - 1, kind, &mut pick).await?;
     }
     Ok(())
 }
@@ -485,8 +569,10 @@ fn ply_of(event: &[u8]) -> Option<u64> {
 }
 
 /// One watcher: follows a game being played until its stream ends, then
-/// another, until the time is up.
+/// another, until the time is up; it starts on server `n mod k` and moves
+/// to the next one when its server cannot be reached.
 async fn watcher(shared: Arc<Shared>, n: usize) {
+    let mut at = n % shared.bases.len().max(1);
     while Instant::now() < shared.deadline {
         let id = {
             let live = shared.live.lock().unwrap_or_else(PoisonError::into_inner);
@@ -496,9 +582,11 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
+        at = shared.up_from(at);
         let uri = format!(
             "{}/api/games/{id}/events{}",
-            shared.base, shared.events_query
+            shared.bases.get(at).map_or("", String::as_str),
+            shared.events_query
         );
         let Ok(req) = Request::get(uri).body(Full::new(Bytes::new())) else {
             return;
@@ -506,6 +594,8 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
         let left = shared.deadline.saturating_duration_since(Instant::now());
         let Ok(Ok(res)) = tokio::time::timeout(left, shared.http.request(req)).await else {
             shared.error("watch");
+            at = (at + 1) % shared.bases.len().max(1);
+            tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
         let mut body = res.into_body();
@@ -550,19 +640,71 @@ async fn watcher(shared: Arc<Shared>, n: usize) {
     }
 }
 
+/// How many times a record that lacks the last moves seen accepted is
+/// fetched again, 100 ms apart, when several servers share the games: a
+/// server catches up a game it holds on the notice of another's change,
+/// which may come a moment after that change was acknowledged.
+const CATCH_UP_TRIES: u32 = 50;
+
+/// Whether a game's record holds exactly the moves seen accepted: what
+/// differs, if anything.
+async fn check(shared: &Shared, game: &Played) -> Option<String> {
+    let path = format!("/api/games/{}/record", game.id);
+    let mut tries = 0;
+    loop {
+        let moves = match shared.call(0, Method::GET, &path, None, None).await {
+            Ok((StatusCode::OK, text, _)) => {
+                record_moves(game.kind, &String::from_utf8_lossy(&text))
+            }
+            Ok((status, _, _)) => {
+                return Some(format!("game {}: the record answered {status}", game.id));
+            }
+            Err(e) => {
+                return Some(format!(
+                    "game {}: the record could not be fetched: {e}",
+                    game.id
+                ));
+            }
+        };
+        let Some(moves) = moves else {
+            return Some(format!("game {}: the record does not read", game.id));
+        };
+        if moves == game.moves {
+            return None;
+        }
+        let behind = moves.len() < game.moves.len() && game.moves.starts_with(&moves);
+        if !(behind && shared.bases.len() > 1 && tries < CATCH_UP_TRIES) {
+            return Some(format!(
+                "game {}: the record holds {} moves, {} were seen accepted",
+                game.id,
+                moves.len(),
+                game.moves.len()
+            ));
+        }
+        tries += 1;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Runs the load test (see the module documentation).
 ///
 /// # Errors
 ///
-/// [`LoadError`] when the URL is not a server address, or the server
-/// cannot be used at all (no game can be made).
+/// [`LoadError`] when no URL is given or one is not a server address, a
+/// server does not answer at the start, or none can be used at all (no
+/// game can be made).
 pub fn run(options: &Options) -> Result<Report, LoadError> {
-    let base = options.url.trim_end_matches('/').to_owned();
-    let uri: Uri = base
-        .parse()
-        .map_err(|_| LoadError::Url(options.url.clone()))?;
-    if uri.scheme_str() != Some("http") || uri.host().is_none() || uri.path() != "/" {
-        return Err(LoadError::Url(options.url.clone()));
+    if options.urls.is_empty() {
+        return Err(LoadError::Url(String::new()));
+    }
+    let mut bases = Vec::with_capacity(options.urls.len());
+    for url in &options.urls {
+        let base = url.trim_end_matches('/').to_owned();
+        let uri: Uri = base.parse().map_err(|_| LoadError::Url(url.clone()))?;
+        if uri.scheme_str() != Some("http") || uri.host().is_none() || uri.path() != "/" {
+            return Err(LoadError::Url(url.clone()));
+        }
+        bases.push(base);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -572,16 +714,32 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
         let http: Http = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(5))
             .build_http();
-        let (status, _) = send(&http, Method::GET, &format!("{base}/healthz"), None, None)
-            .await
-            .map_err(LoadError::Server)?;
-        if status != StatusCode::OK {
-            return Err(LoadError::Server(format!("/healthz answered {status}")));
+        for base in &bases {
+            let (status, _) = send(&http, Method::GET, &format!("{base}/healthz"), None, None)
+                .await
+                .map_err(|e| LoadError::Server(format!("{base}: {e}")))?;
+            if status != StatusCode::OK {
+                return Err(LoadError::Server(format!(
+                    "{base}/healthz answered {status}"
+                )));
+            }
         }
         let start = Instant::now();
+        let tally = Tally {
+            servers: options
+                .urls
+                .iter()
+                .map(|url| ServerTally {
+                    url: url.clone(),
+                    ..ServerTally::default()
+                })
+                .collect(),
+            ..Tally::default()
+        };
         let shared = Arc::new(Shared {
             http,
-            base,
+            down: Mutex::new(vec![None; bases.len()]),
+            bases,
             deadline: start + Duration::from_secs_f64(options.seconds),
             kinds: if options.kinds.is_empty() {
                 vec![Kind::Ur]
@@ -590,7 +748,7 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             },
             interval: (options.rate > 0.0)
                 .then(|| Duration::from_secs_f64(options.games as f64 / options.rate)),
-            tally: Mutex::new(Tally::default()),
+            tally: Mutex::new(tally),
             events_query: if options.delta { "?delta=true" } else { "" },
             live: Mutex::new(Vec::new()),
         });
@@ -613,6 +771,8 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
             let _ = w.await;
         }
         let mut tally = std::mem::take(&mut *shared.tally());
+        // The record checks below are counted per server too.
+        shared.tally().servers = std::mem::take(&mut tally.servers);
         if tally.started == 0
             && let Some(first) = failures.first()
         {
@@ -641,29 +801,10 @@ pub fn run(options: &Options) -> Result<Report, LoadError> {
         report.latencies = tally.latencies;
         for game in &tally.games {
             report.checked += 1;
-            let path = format!("/api/games/{}/record", game.id);
-            let mismatch = match shared.call(Method::GET, &path, None, None).await {
-                Ok((StatusCode::OK, text)) => {
-                    let text = String::from_utf8_lossy(&text);
-                    match record_moves(game.kind, &text) {
-                        Some(moves) if moves == game.moves => None,
-                        Some(moves) => Some(format!(
-                            "game {}: the record holds {} moves, {} were seen accepted",
-                            game.id,
-                            moves.len(),
-                            game.moves.len()
-                        )),
-                        None => Some(format!("game {}: the record does not read", game.id)),
-                    }
-                }
-                Ok((status, _)) => Some(format!("game {}: the record answered {status}", game.id)),
-                Err(e) => Some(format!(
-                    "game {}: the record could not be fetched: {e}",
-                    game.id
-                )),
-            };
-            report.mismatches.extend(mismatch);
+            report.mismatches.extend(check(&shared, game).await);
         }
+        report.servers = std::mem::take(&mut shared.tally().servers);
+        report.games = tally.games;
         Ok(report)
     })
 }
@@ -692,10 +833,37 @@ data: {"id":"x","game":"ur","rules":"finkel","status":"playing","seats":{},"ply"
     }
 
     #[test]
+    fn a_server_that_failed_is_passed_over_until_its_time_is_up() {
+        let now = Instant::now();
+        let shared = Shared {
+            http: Client::builder(TokioExecutor::new()).build_http(),
+            bases: vec![
+                "http://a:1".into(),
+                "http://b:1".into(),
+                "http://c:1".into(),
+            ],
+            down: Mutex::new(vec![Some(now + PASS_OVER), None, Some(now)]),
+            deadline: now,
+            kinds: vec![Kind::Ur],
+            interval: None,
+            tally: Mutex::new(Tally::default()),
+            live: Mutex::new(Vec::new()),
+            events_query: "",
+        };
+        assert_eq!(shared.up_from(0), 1);
+        assert_eq!(shared.up_from(1), 1);
+        // c's time is up: it is used again.
+        assert_eq!(shared.up_from(2), 2);
+        assert_eq!(shared.up_from(3), 1, "counting round");
+        *shared.down.lock().unwrap() = vec![Some(now + PASS_OVER); 3];
+        assert_eq!(shared.up_from(2), 2, "all down: the one asked for");
+    }
+
+    #[test]
     fn only_http_server_addresses_are_taken() {
         for bad in ["ftp://x:1", "127.0.0.1:8080", "http://x:1/api", "nonsense"] {
             let options = Options {
-                url: bad.into(),
+                urls: vec!["http://127.0.0.1:1".into(), bad.into()],
                 games: 1,
                 seconds: 0.1,
                 watchers: 0,
@@ -705,5 +873,15 @@ data: {"id":"x","game":"ur","rules":"finkel","status":"playing","seats":{},"ply"
             };
             assert!(matches!(run(&options), Err(LoadError::Url(_))), "{bad}");
         }
+        let none = Options {
+            urls: vec![],
+            games: 1,
+            seconds: 0.1,
+            watchers: 0,
+            kinds: vec![],
+            rate: 0.0,
+            delta: false,
+        };
+        assert!(matches!(run(&none), Err(LoadError::Url(_))));
     }
 }
