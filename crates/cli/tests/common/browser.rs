@@ -219,6 +219,13 @@ pub struct Browser {
     pub downloads: PathBuf,
 }
 
+/// The mouse moved to the page's top left corner, away from the board.
+const TO_CORNER: PointerAction = PointerAction::MoveTo {
+    duration: None,
+    x: 0.0,
+    y: 0.0,
+};
+
 impl Browser {
     /// Sizes the window so that the viewport is `size`.
     pub async fn fit(&self, size: (u32, u32)) {
@@ -323,18 +330,15 @@ impl Browser {
     /// as with a person's mouse, so the mouse always arrives.
     pub async fn hover(&self, css: &str) {
         let element = self.find(css).await;
-        let actions = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            })
-            .then(PointerAction::MoveToElement {
-                element,
-                duration: None,
-                x: 0.0,
-                y: 0.0,
-            });
+        let actions =
+            MouseActions::new("mouse".into())
+                .then(TO_CORNER)
+                .then(PointerAction::MoveToElement {
+                    element,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                });
         self.client
             .perform_actions(actions)
             .await
@@ -345,11 +349,7 @@ impl Browser {
     /// a person at the keyboard leaves it: a page drawn anew under a
     /// resting mouse tells the element there that the mouse entered it.
     pub async fn mouse_away(&self) {
-        let actions = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
-            duration: None,
-            x: 0.0,
-            y: 0.0,
-        });
+        let actions = MouseActions::new("mouse".into()).then(TO_CORNER);
         self.client
             .perform_actions(actions)
             .await
